@@ -1,0 +1,1 @@
+//! Finding catalog files and decoding them into located blobs, as opm's `LoadFS` does.

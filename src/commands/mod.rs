@@ -1,0 +1,3 @@
+//! One module per subcommand: arguments -> settings -> core -> output.
+
+pub(crate) mod render;

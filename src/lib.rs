@@ -1,0 +1,44 @@
+//! `fbc`: a toolchain for Operator Lifecycle Manager file-based catalogs (FBC),
+//! compatible with the catalog commands of `opm`.
+//!
+//! The binary is a thin shell over [`run`]; everything it does lives here.
+
+pub mod cli;
+mod catalog;
+mod commands;
+mod model;
+mod output;
+
+/// How a command ended, mapped to the process exit code in one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// The command ran and found nothing wrong.
+    Success,
+    /// The command ran and found problems (an invalid catalog, for example).
+    Failure,
+    /// The command could not run: bad usage, unreadable input, registry failure.
+    Error,
+}
+
+impl From<ExitStatus> for std::process::ExitCode {
+    fn from(status: ExitStatus) -> Self {
+        match status {
+            ExitStatus::Success => Self::SUCCESS,
+            ExitStatus::Failure => Self::from(1),
+            ExitStatus::Error => Self::from(2),
+        }
+    }
+}
+
+/// Runs one parsed command line.
+pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
+    match cli.command {
+        cli::Command::Render(args) => commands::render::run(&args),
+    }
+}
+
+/// Prints an error that stopped a command, with source snippets when stderr is a
+/// terminal and colours are allowed, plain text otherwise.
+pub fn report_error(report: &miette::Report) {
+    output::diagnostics::print_report(report);
+}

@@ -1,0 +1,12 @@
+//! The `fbc` binary: parse arguments, run, turn the outcome into an exit code.
+
+fn main() -> std::process::ExitCode {
+    let cli = <fbc::cli::Cli as clap::Parser>::parse();
+    match fbc::run(cli) {
+        Ok(status) => status.into(),
+        Err(report) => {
+            fbc::report_error(&report);
+            fbc::ExitStatus::Error.into()
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The typed FBC model: packages, channels, bundles, deprecations and properties.

@@ -1,0 +1,4 @@
+//! Writers: JSON and YAML in opm's exact formatting, and diagnostics for humans.
+
+pub(crate) mod diagnostics;
+pub(crate) mod number;
