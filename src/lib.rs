@@ -3,8 +3,8 @@
 //!
 //! The binary is a thin shell over [`run`]; everything it does lives here.
 
-pub mod cli;
 mod catalog;
+pub mod cli;
 mod commands;
 mod model;
 mod output;

@@ -4,5 +4,8 @@ use crate::ExitStatus;
 use crate::cli::RenderArgs;
 
 pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
-    miette::bail!("rendering {} reference(s) is not built yet", args.references.len())
+    miette::bail!(
+        "rendering {} reference(s) is not built yet",
+        args.references.len()
+    )
 }

@@ -65,7 +65,11 @@ fn locations(diagnostic: &dyn Diagnostic) -> Vec<String> {
         .filter_map(|label| {
             let contents = source.read_span(label.inner(), 0, 0).ok()?;
             let name = contents.name().unwrap_or("<input>");
-            Some(format!("{name}:{}:{}", contents.line() + 1, contents.column() + 1))
+            Some(format!(
+                "{name}:{}:{}",
+                contents.line() + 1,
+                contents.column() + 1
+            ))
         })
         .collect()
 }

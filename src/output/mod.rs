@@ -1,4 +1,5 @@
 //! Writers: JSON and YAML in opm's exact formatting, and diagnostics for humans.
 
 pub(crate) mod diagnostics;
+pub(crate) mod node;
 pub(crate) mod number;

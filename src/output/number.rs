@@ -7,9 +7,14 @@
 fn shortest_digits(value: f64) -> (String, i32) {
     // `{:e}` prints the shortest round-trip digits, like Go's precision -1.
     let text = format!("{:e}", value.abs());
-    let (mantissa, exponent) = text.split_once('e').expect("`{:e}` always prints an exponent");
+    let (mantissa, exponent) = text
+        .split_once('e')
+        .expect("`{:e}` always prints an exponent");
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    (digits, exponent.parse().expect("`{:e}` prints a decimal exponent"))
+    (
+        digits,
+        exponent.parse().expect("`{:e}` prints a decimal exponent"),
+    )
 }
 
 /// Go's `strconv.FormatFloat(value, 'e', -1, 64)` for a finite value.
@@ -22,7 +27,10 @@ fn exponent_form(value: f64) -> String {
     let (first, rest) = digits.split_at(1);
     let point = if rest.is_empty() { "" } else { "." };
     let exponent_sign = if exponent < 0 { '-' } else { '+' };
-    format!("{sign}{first}{point}{rest}e{exponent_sign}{:02}", exponent.unsigned_abs())
+    format!(
+        "{sign}{first}{point}{rest}e{exponent_sign}{:02}",
+        exponent.unsigned_abs()
+    )
 }
 
 /// Go's `strconv.FormatFloat(value, 'f', -1, 64)` for a finite value.
