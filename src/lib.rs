@@ -6,6 +6,7 @@
 mod catalog;
 pub mod cli;
 mod commands;
+mod go;
 mod model;
 mod output;
 

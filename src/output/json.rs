@@ -1,0 +1,266 @@
+//! JSON exactly as Go's `encoding/json` writes it for opm: 4-space indentation (or
+//! compact), HTML characters kept, Go's string escapes and float formatting.
+
+use super::node::Node;
+use super::number;
+
+/// Appends `node` as Go's `json.Encoder` with `SetIndent("", "    ")` and HTML
+/// escaping off writes it, followed by a newline.
+pub(crate) fn write_pretty(node: &Node<'_>, out: &mut Vec<u8>) {
+    write_node(node, out, Some(0));
+    out.push(b'\n');
+}
+
+/// Appends `node` in compact form, as Go's `json.Marshal` with HTML escaping off.
+pub(crate) fn write_compact(node: &Node<'_>, out: &mut Vec<u8>) {
+    write_node(node, out, None);
+}
+
+fn newline(out: &mut Vec<u8>, depth: usize) {
+    out.push(b'\n');
+    for _ in 0..depth {
+        out.extend_from_slice(b"    ");
+    }
+}
+
+fn write_node(node: &Node<'_>, out: &mut Vec<u8>, indent: Option<usize>) {
+    match node {
+        Node::Null => out.extend_from_slice(b"null"),
+        Node::Bool(true) => out.extend_from_slice(b"true"),
+        Node::Bool(false) => out.extend_from_slice(b"false"),
+        Node::Number(value) => out.extend_from_slice(number::json(*value).as_bytes()),
+        Node::String(text) => write_string(text, out),
+        Node::Array(items) => {
+            out.push(b'[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                if let Some(depth) = indent {
+                    newline(out, depth + 1);
+                }
+                write_node(item, out, indent.map(|depth| depth + 1));
+            }
+            if let (Some(depth), false) = (indent, items.is_empty()) {
+                newline(out, depth);
+            }
+            out.push(b']');
+        }
+        Node::Object(fields) => {
+            out.push(b'{');
+            for (index, (key, value)) in fields.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                if let Some(depth) = indent {
+                    newline(out, depth + 1);
+                }
+                write_string(key, out);
+                out.push(b':');
+                if indent.is_some() {
+                    out.push(b' ');
+                }
+                write_node(value, out, indent.map(|depth| depth + 1));
+            }
+            if let (Some(depth), false) = (indent, fields.is_empty()) {
+                newline(out, depth);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+/// Go's string encoding with HTML escaping off.
+pub(crate) fn write_string(text: &str, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        let escape: Option<&[u8]> = match byte {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            0x08 => Some(b"\\b"),
+            0x0C => Some(b"\\f"),
+            0x00..0x20 => Some(b""),
+            // U+2028 and U+2029 (E2 80 A8/A9) are escaped for JavaScript's sake.
+            0xE2 if bytes.get(index + 1) == Some(&0x80)
+                && matches!(bytes.get(index + 2), Some(0xA8 | 0xA9)) =>
+            {
+                Some(b"")
+            }
+            _ => None,
+        };
+        let Some(escape) = escape else {
+            index += 1;
+            continue;
+        };
+        out.extend_from_slice(&bytes[start..index]);
+        if escape.is_empty() && byte == 0xE2 {
+            out.extend_from_slice(if bytes[index + 2] == 0xA8 {
+                b"\\u2028"
+            } else {
+                b"\\u2029"
+            });
+            index += 3;
+        } else if escape.is_empty() {
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(byte >> 4)],
+                HEX[usize::from(byte & 15)],
+            ]);
+            index += 1;
+        } else {
+            out.extend_from_slice(escape);
+            index += 1;
+        }
+        start = index;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Go's `json.Indent(dst, src, "", "    ")` on valid JSON text: tokens are kept as
+/// written, whitespace between them is replaced.
+pub(crate) fn indent_text(source: &str) -> String {
+    let mut out = String::with_capacity(source.len() * 2);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut pending_open = false;
+    for character in source.chars() {
+        if in_string {
+            out.push(character);
+            if escaped {
+                escaped = false;
+            } else if character == '\\' {
+                escaped = true;
+            } else if character == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        if matches!(character, ' ' | '\t' | '\n' | '\r') {
+            continue;
+        }
+        let closes = matches!(character, '}' | ']');
+        if pending_open {
+            pending_open = false;
+            if !closes {
+                push_newline(&mut out, depth);
+            } else {
+                // An empty container stays on one line.
+                depth -= 1;
+                out.push(character);
+                continue;
+            }
+        }
+        match character {
+            '{' | '[' => {
+                out.push(character);
+                depth += 1;
+                pending_open = true;
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                push_newline(&mut out, depth);
+                out.push(character);
+            }
+            ',' => {
+                out.push(',');
+                push_newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            '"' => {
+                in_string = true;
+                out.push('"');
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn push_newline(out: &mut String, depth: usize) {
+    out.push('\n');
+    for _ in 0..depth {
+        out.push_str("    ");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow;
+
+    fn object(fields: Vec<(&'static str, Node<'static>)>) -> Node<'static> {
+        Node::Object(
+            fields
+                .into_iter()
+                .map(|(k, v)| (Cow::Borrowed(k), v))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn pretty_matches_go_encoder() {
+        let entry = object(vec![
+            ("name", Node::str("anakin.v0.1.1")),
+            ("replaces", Node::str("anakin.v0.0.1")),
+            ("skips", Node::Array(vec![Node::str("anakin.v0.1.0")])),
+        ]);
+        let channel = object(vec![
+            ("schema", Node::str("olm.channel")),
+            ("name", Node::str("dark")),
+            ("package", Node::str("anakin")),
+            ("entries", Node::Array(vec![entry])),
+            ("empty", Node::Array(vec![])),
+            ("none", object(vec![])),
+        ]);
+        let mut out = Vec::new();
+        write_pretty(&channel, &mut out);
+        let expected = "{\n    \"schema\": \"olm.channel\",\n    \"name\": \"dark\",\n    \"package\": \"anakin\",\n    \"entries\": [\n        {\n            \"name\": \"anakin.v0.1.1\",\n            \"replaces\": \"anakin.v0.0.1\",\n            \"skips\": [\n                \"anakin.v0.1.0\"\n            ]\n        }\n    ],\n    \"empty\": [],\n    \"none\": {}\n}\n";
+        assert_eq!(String::from_utf8(out).expect("utf-8"), expected);
+    }
+
+    #[test]
+    fn strings_escape_like_go() {
+        let mut out = Vec::new();
+        write_string("<a&b> \"q\" \\ \n\t\u{1}\u{8}\u{7f}\u{2028}é😀", &mut out);
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "\"<a&b> \\\"q\\\" \\\\ \\n\\t\\u0001\\b\u{7f}\\u2028é😀\""
+        );
+    }
+
+    #[test]
+    fn numbers_use_go_forms() {
+        let mut out = Vec::new();
+        write_compact(
+            &Node::Array(vec![
+                Node::Number(1.0),
+                Node::Number(1e21),
+                Node::Number(0.5),
+            ]),
+            &mut out,
+        );
+        assert_eq!(String::from_utf8(out).expect("utf-8"), "[1,1e+21,0.5]");
+    }
+
+    #[test]
+    fn indent_text_keeps_tokens() {
+        assert_eq!(indent_text("[]"), "[]");
+        assert_eq!(
+            indent_text("{\"a\": [1, {}],\"b\":\"x, y\"}"),
+            "{\n    \"a\": [\n        1,\n        {}\n    ],\n    \"b\": \"x, y\"\n}"
+        );
+    }
+}
