@@ -1,6 +1,8 @@
 //! Writers: JSON and YAML in opm's exact formatting, and diagnostics for humans.
 
+pub(crate) mod catalog;
 pub(crate) mod diagnostics;
 pub(crate) mod json;
 pub(crate) mod node;
 pub(crate) mod number;
+pub(crate) mod yaml;

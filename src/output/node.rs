@@ -28,12 +28,17 @@ impl<'a> Node<'a> {
             serde_json::Value::Array(items) => {
                 Node::Array(items.iter().map(Node::from_json).collect())
             }
-            serde_json::Value::Object(map) => Node::Object(
-                map.iter()
-                    .map(|(key, value)| (Cow::Borrowed(key.as_str()), Node::from_json(value)))
-                    .collect(),
-            ),
+            serde_json::Value::Object(map) => Node::from_map(map),
         }
+    }
+
+    /// Borrows a loaded JSON object (keys in their sorted order).
+    pub(crate) fn from_map(map: &'a serde_json::Map<String, serde_json::Value>) -> Self {
+        Node::Object(
+            map.iter()
+                .map(|(key, value)| (Cow::Borrowed(key.as_str()), Node::from_json(value)))
+                .collect(),
+        )
     }
 
     pub(crate) fn str(text: &'a str) -> Self {

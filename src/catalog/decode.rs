@@ -1,0 +1,327 @@
+//! One catalog file -> its documents, following opm's decoder (apimachinery's
+//! `YAMLOrJSONDecoder`): JSON mode when the first non-space byte is `{`, a JSON stream
+//! with a fallback to YAML while at most one object was read, and YAML documents split
+//! on `---` lines. Problems come back with a byte position so they can be located.
+
+use serde_json::Value;
+
+use super::json::{JsonError, JsonStream};
+use super::yaml::{self, YamlError};
+
+/// How far opm peeks to decide between JSON and YAML.
+const SNIFF_LENGTH: usize = 4096;
+
+/// A decoded document: a JSON value, or `None` for an empty YAML document.
+#[derive(Debug)]
+pub(crate) struct Document<'a> {
+    /// Byte offset in the file where the document's content starts.
+    pub(crate) start: usize,
+    pub(crate) value: Option<Value>,
+    /// The raw JSON text of the value in JSON mode (opm shows it in some errors).
+    pub(crate) raw_json: Option<&'a str>,
+}
+
+/// A file that opm would not load, or that fbc refuses because opm would drop data.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct DecodeError {
+    pub(crate) message: String,
+    /// Byte offset in the file of the problem.
+    pub(crate) position: usize,
+    pub(crate) help: Option<String>,
+}
+
+impl DecodeError {
+    fn new(message: impl Into<String>, position: usize) -> Self {
+        DecodeError {
+            message: message.into(),
+            position,
+            help: None,
+        }
+    }
+}
+
+/// Everything decoded from a file, in order, and the error that ended it, if any.
+pub(crate) struct Decoded<'a> {
+    pub(crate) documents: Vec<Document<'a>>,
+    pub(crate) error: Option<DecodeError>,
+}
+
+pub(crate) fn decode_file(text: &str) -> Decoded<'_> {
+    let mut decoded = Decoded {
+        documents: Vec::new(),
+        error: None,
+    };
+    let sniff_end = floor_char_boundary(text, SNIFF_LENGTH.min(text.len()));
+    if text[..sniff_end].trim_start().starts_with('{') {
+        decode_json(text, &mut decoded);
+    } else {
+        decode_yaml(text, 0, &mut decoded, None);
+    }
+    decoded
+}
+
+fn floor_char_boundary(text: &str, mut index: usize) -> usize {
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+fn decode_json<'a>(text: &'a str, decoded: &mut Decoded<'a>) {
+    let mut stream = JsonStream::new(text);
+    let mut last_end = 0;
+    loop {
+        match stream.next_value() {
+            None => return,
+            Some(Ok((start, value))) => {
+                let raw_json = &text[start..stream.position()];
+                decoded.documents.push(Document {
+                    start,
+                    value: Some(value),
+                    raw_json: Some(raw_json),
+                });
+                last_end = stream.position();
+            }
+            Some(Err(error)) => {
+                let count = decoded.documents.len();
+                if count > 1 {
+                    // Two objects make it an unambiguous JSON stream: Go's raw error.
+                    decoded.error = Some(json_error(&error, false));
+                    return;
+                }
+                // Still ambiguous: opm rewinds after the last object, eats white space up
+                // to and including a newline and reads the rest as YAML. When that fails
+                // at once, the JSON error is the one reported.
+                let rest = skip_line_space(text, last_end);
+                decode_yaml(text, rest, decoded, Some(json_error(&error, true)));
+                return;
+            }
+        }
+    }
+}
+
+/// opm's `consumeWhitespace`: skips white space up to and including the first newline.
+fn skip_line_space(text: &str, from: usize) -> usize {
+    let mut position = from;
+    for character in text[from..].chars() {
+        if !character.is_whitespace() {
+            break;
+        }
+        position += character.len_utf8();
+        if character == '\n' {
+            break;
+        }
+    }
+    position
+}
+
+fn json_error(error: &JsonError, with_offset: bool) -> DecodeError {
+    let position = error.position();
+    match error {
+        JsonError::Syntax { message, offset } if with_offset => {
+            DecodeError::new(format!("json: offset {offset}: {message}"), position)
+        }
+        JsonError::Syntax { message, .. } => DecodeError::new(message.clone(), position),
+        JsonError::UnexpectedEof { .. } => DecodeError::new("unexpected EOF", position),
+        JsonError::NumberOutOfRange { literal, .. } => DecodeError::new(
+            format!("json: cannot unmarshal number {literal} into Go value of type float64"),
+            position,
+        ),
+        JsonError::LoneSurrogate { .. } => DecodeError {
+            message: "a \\u escape is half of a UTF-16 surrogate pair".to_owned(),
+            position,
+            help: Some(
+                "opm would silently replace it with U+FFFD; write the character itself or a full surrogate pair"
+                    .to_owned(),
+            ),
+        },
+    }
+}
+
+/// A YAML document as opm's line reader assembles it.
+struct YamlChunk {
+    /// Byte offset of the chunk's first line.
+    start: usize,
+    /// The chunk's text; CRLF line ends become LF, as opm's line reader does.
+    text: String,
+}
+
+/// Splits `text[from..]` into documents with opm's rules: a line starting with `---`
+/// followed by nothing but white space or a comment ends a non-empty document; one
+/// that starts a document stays in it; anything else after `---` is an error.
+fn split_documents(text: &str, from: usize) -> (Vec<YamlChunk>, Option<DecodeError>) {
+    let mut chunks = Vec::new();
+    let mut current: Option<YamlChunk> = None;
+    let mut line_start = from;
+    while line_start < text.len() {
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(text.len(), |i| line_start + i);
+        let mut line = &text[line_start..line_end];
+        if let Some(stripped) = line.strip_suffix('\r') {
+            line = stripped;
+        }
+        if let Some(after) = line.strip_prefix("---") {
+            let rest = after.trim();
+            if !rest.is_empty() && !rest.starts_with('#') {
+                let error = DecodeError::new(
+                    format!("invalid Yaml document separator: {rest}"),
+                    line_start,
+                );
+                if let Some(chunk) = current.take() {
+                    chunks.push(chunk);
+                }
+                return (chunks, Some(error));
+            }
+            if let Some(chunk) = current.take() {
+                chunks.push(chunk);
+                line_start = line_end + 1;
+                continue;
+            }
+        }
+        let chunk = current.get_or_insert_with(|| YamlChunk {
+            start: line_start,
+            text: String::new(),
+        });
+        chunk.text.push_str(line);
+        chunk.text.push('\n');
+        line_start = line_end + 1;
+    }
+    chunks.extend(current);
+    (chunks, None)
+}
+
+fn decode_yaml<'a>(
+    text: &'a str,
+    from: usize,
+    decoded: &mut Decoded<'a>,
+    json_error: Option<DecodeError>,
+) {
+    let (chunks, split_error) = split_documents(text, from);
+    let mut pending_json_error = json_error;
+    for chunk in chunks {
+        let body = chunk.text.strip_prefix('\u{feff}').unwrap_or(&chunk.text);
+        match yaml::document_to_json(body) {
+            Ok(value) => {
+                pending_json_error = None;
+                decoded.documents.push(Document {
+                    start: chunk.start,
+                    value,
+                    raw_json: None,
+                });
+            }
+            Err(error) => {
+                decoded.error =
+                    Some(pending_json_error.unwrap_or_else(|| yaml_error(&error, &chunk)));
+                return;
+            }
+        }
+    }
+    decoded.error = pending_json_error.or(split_error);
+}
+
+fn yaml_error(error: &YamlError, chunk: &YamlChunk) -> DecodeError {
+    match error {
+        YamlError::Syntax { message, line, column } => {
+            let position = chunk.start + line_offset(&chunk.text, line.unwrap_or(1), column.unwrap_or(1));
+            DecodeError::new(message.clone(), position)
+        }
+        YamlError::TrailingContent { line, column } => DecodeError {
+            message: "this YAML document holds more than one node; opm would keep only the first and silently drop the rest"
+                .to_owned(),
+            position: chunk.start + line_offset(&chunk.text, *line, *column),
+            help: Some(
+                "put each object in its own document (separated by `---` lines), or write a JSON stream that starts with `{`"
+                    .to_owned(),
+            ),
+        },
+    }
+}
+
+/// Byte offset of a 1-based line and column inside a chunk (clamped to the chunk).
+fn line_offset(text: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for _ in 1..line {
+        match text[offset..].find('\n') {
+            Some(i) => offset += i + 1,
+            None => break,
+        }
+    }
+    let line_text = text[offset..].split('\n').next().unwrap_or_default();
+    offset
+        + line_text
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(line_text.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(text: &str) -> Vec<String> {
+        split_documents(text, 0)
+            .0
+            .into_iter()
+            .map(|chunk| chunk.text)
+            .collect()
+    }
+
+    #[test]
+    fn separators_follow_opm_line_rules() {
+        assert_eq!(chunks("a: 1\n---\nb: 2\n"), ["a: 1\n", "b: 2\n"]);
+        assert_eq!(chunks("---\na: 1\n"), ["---\na: 1\n"]);
+        assert_eq!(chunks("a: 1\n---\n"), ["a: 1\n"]);
+        assert_eq!(chunks("a: 1\n---\n\n"), ["a: 1\n", "\n"]);
+        assert_eq!(chunks("a: 1\n---\n---\nb: 2"), ["a: 1\n", "---\nb: 2\n"]);
+        assert_eq!(chunks("---\n---\n"), ["---\n"]);
+        assert_eq!(
+            chunks("a: 1\r\n--- # next\r\nb: 2\r\n"),
+            ["a: 1\n", "b: 2\n"]
+        );
+    }
+
+    #[test]
+    fn bad_separator_is_reported_at_its_line() {
+        let (found, error) = split_documents("a: 1\n----\nb: 2\n", 0);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            error,
+            Some(DecodeError::new("invalid Yaml document separator: -", 5))
+        );
+        let (_, error) = split_documents("--- {a: b}\n", 0);
+        assert_eq!(
+            error.map(|e| e.message),
+            Some("invalid Yaml document separator: {a: b}".to_owned())
+        );
+    }
+
+    #[test]
+    fn json_streams_decode_in_json_mode() {
+        let decoded = decode_file("{\"a\":1}{\"b\":2}\n{\"c\":3}\n");
+        assert_eq!(decoded.documents.len(), 3);
+        assert_eq!(decoded.error, None);
+        assert_eq!(decoded.documents[2].raw_json, Some("{\"c\":3}"));
+    }
+
+    #[test]
+    fn json_errors_after_two_objects_are_raw() {
+        let decoded = decode_file("{\"a\":1}\n{\"b\":2}\n{\"c\":3,}\n");
+        assert_eq!(decoded.documents.len(), 2);
+        let error = decoded.error.expect("an error");
+        assert_eq!(
+            error.message,
+            "invalid character '}' looking for beginning of object key string"
+        );
+        assert_eq!(
+            &"{\"a\":1}\n{\"b\":2}\n{\"c\":3,}\n"[error.position..error.position + 1],
+            "}"
+        );
+    }
+
+    #[test]
+    fn line_offsets_are_clamped() {
+        assert_eq!(line_offset("ab\ncd\n", 2, 2), 4);
+        assert_eq!(line_offset("ab\n", 9, 1), 3);
+    }
+}

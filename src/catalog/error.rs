@@ -1,0 +1,83 @@
+//! Errors raised while reading catalog directories and files.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use miette::{NamedSource, SourceSpan};
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub(crate) enum LoadError {
+    /// opm's message for a file it cannot load, located in the file.
+    #[error("{message}")]
+    #[diagnostic(code(fbc::catalog::invalid_file))]
+    InvalidFile {
+        message: String,
+        #[source_code]
+        source_code: NamedSource<Arc<str>>,
+        #[label("here")]
+        at: SourceSpan,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("{path}: the file is not valid UTF-8 at line {line}, column {column}")]
+    #[diagnostic(
+        code(fbc::catalog::invalid_utf8),
+        help(
+            "opm would silently replace the bytes with U+FFFD and change the data; save the file as UTF-8"
+        )
+    )]
+    InvalidUtf8 {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+    },
+
+    #[error("{path}: {source}")]
+    #[diagnostic(code(fbc::catalog::io))]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("{path}: not a regular file")]
+    #[diagnostic(
+        code(fbc::catalog::special_file),
+        help(
+            "catalog directories hold regular files only; remove it or list it in an `.indexignore`"
+        )
+    )]
+    SpecialFile { path: PathBuf },
+
+    #[error("{path}: a symbolic link to a directory cannot be read as a catalog file")]
+    #[diagnostic(
+        code(fbc::catalog::directory_link),
+        help(
+            "opm fails with `read <path>: is a directory` here; list it in an `.indexignore` or replace the link"
+        )
+    )]
+    DirectoryLink { path: PathBuf },
+
+    #[error("{path}: not a directory")]
+    #[diagnostic(code(fbc::catalog::not_a_directory))]
+    NotADirectory { path: PathBuf },
+}
+
+/// Every file that could not be loaded, sorted by path.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{}: {} could not be loaded", .root.display(), describe(.errors.len()))]
+#[diagnostic(code(fbc::catalog::load))]
+pub(crate) struct LoadErrors {
+    pub(crate) root: PathBuf,
+    #[related]
+    pub(crate) errors: Vec<LoadError>,
+}
+
+fn describe(count: usize) -> String {
+    if count == 1 {
+        "1 catalog file".to_owned()
+    } else {
+        format!("{count} catalog files")
+    }
+}

@@ -1,0 +1,283 @@
+//! A decoded document -> a typed blob, as opm's `Meta.UnmarshalJSON` and
+//! `fbcBuilder.addMeta` do it, with their message texts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::go::fmt::{bool_verb, quote, value as go_value};
+use crate::model::{Bundle, Channel, Deprecation, Package};
+use crate::output::json::{indent_text, write_compact};
+use crate::output::node::Node;
+
+/// A blob whose schema fbc does not interpret, kept as loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Other {
+    pub(crate) schema: String,
+    pub(crate) package: String,
+    pub(crate) name: String,
+    pub(crate) blob: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Blob {
+    Package(Package),
+    Channel(Channel),
+    Bundle(Bundle),
+    Deprecation(Deprecation),
+    Other(Other),
+}
+
+/// Where a document came from, which decides how opm words its errors.
+pub(crate) enum Origin<'a> {
+    /// JSON mode, with the raw text of the value.
+    Json(&'a str),
+    Yaml,
+}
+
+/// The schema, package and name fields read case-insensitively.
+#[derive(Default)]
+struct Keys {
+    schema: String,
+    package: String,
+    name: String,
+}
+
+pub(crate) fn blob_from_document(
+    value: Option<Value>,
+    origin: &Origin<'_>,
+) -> Result<Blob, String> {
+    let Some(value) = value else {
+        // An empty YAML document leaves opm's Meta empty.
+        return Err("object '' is missing root schema field".to_owned());
+    };
+    let map = match value {
+        Value::Object(map) => map,
+        Value::Null => return Err("object 'null\n' is missing root schema field".to_owned()),
+        other => return Err(wrap(origin, &not_an_object(&other, origin))),
+    };
+    let keys = extract_keys(&map).map_err(|message| wrap(origin, &message))?;
+    dispatch(keys, map)
+}
+
+fn wrap(origin: &Origin<'_>, message: &str) -> String {
+    match origin {
+        Origin::Json(_) => message.to_owned(),
+        Origin::Yaml => format!("error unmarshaling JSON: while decoding JSON: {message}"),
+    }
+}
+
+fn compact(value: &Value) -> String {
+    let mut out = Vec::new();
+    write_compact(&Node::from_json(value), &mut out);
+    String::from_utf8(out).expect("JSON output is UTF-8")
+}
+
+/// opm's pretty error for a document that is not an object: Go's message, the
+/// offset, and the value re-indented with a `<==` marker at the offset.
+fn not_an_object(value: &Value, origin: &Origin<'_>) -> String {
+    let kind = match value {
+        Value::Array(_) => "array",
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        _ => "bool",
+    };
+    let data = match origin {
+        Origin::Json(raw) => (*raw).to_owned(),
+        Origin::Yaml => compact(value),
+    };
+    // Go reports arrays just after their `[`, literals just after their end.
+    let offset = if matches!(value, Value::Array(_)) {
+        1
+    } else {
+        data.len()
+    };
+    let message =
+        format!("json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}");
+    let pretty = indent_text(&data);
+    let marked = if offset == data.len() {
+        format!("{pretty} <==")
+    } else {
+        let split = marker_position(&data, &pretty, offset);
+        format!("{} <== {}", &pretty[..split], &pretty[split..])
+    };
+    format!("{message} at offset {offset} (indicated by <==)\n{marked}")
+}
+
+/// Where byte `offset` of `data` lands in its re-indented form.
+fn marker_position(data: &str, pretty: &str, offset: usize) -> usize {
+    let pretty = pretty.as_bytes();
+    let mut index = 0;
+    for &byte in &data.as_bytes()[..offset] {
+        while index < pretty.len() && pretty[index] != byte {
+            index += 1;
+        }
+        index = (index + 1).min(pretty.len());
+    }
+    index
+}
+
+fn fold(key: &str) -> String {
+    if key.is_ascii() {
+        key.to_ascii_lowercase()
+    } else {
+        caseless::default_case_fold_str(key)
+    }
+}
+
+/// opm's `extractUniqueMetaKeys`: top-level keys that fold to the same text are an
+/// error; `schema`, `package` and `name` in any case must be strings.
+fn extract_keys(map: &Map<String, Value>) -> Result<Keys, String> {
+    let mut groups: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
+    for key in map.keys() {
+        groups.entry(fold(key)).or_default().insert(key);
+    }
+    let duplicates: Vec<String> = groups
+        .iter()
+        .filter(|(_, keys)| keys.len() > 1)
+        .map(|(folded, keys)| {
+            let keys: Vec<&str> = keys.iter().copied().collect();
+            format!(
+                "duplicate keys for key {}: [{}]",
+                quote(folded),
+                keys.join(" ")
+            )
+        })
+        .collect();
+    match duplicates.len() {
+        0 => {}
+        1 => return Err(duplicates.into_iter().next().expect("one message")),
+        _ => return Err(format!("[{}]", duplicates.join(", "))),
+    }
+    let mut keys = Keys::default();
+    for (field, slot) in [
+        ("schema", &mut keys.schema),
+        ("package", &mut keys.package),
+        ("name", &mut keys.name),
+    ] {
+        let Some(original) = groups.get(field).and_then(|group| group.first()) else {
+            continue;
+        };
+        match &map[*original] {
+            Value::String(text) => slot.clone_from(text),
+            other => {
+                return Err(format!(
+                    "expected value for key {} to be a string, got {}: {}",
+                    quote(original),
+                    bool_verb(other),
+                    go_value(other)
+                ));
+            }
+        }
+    }
+    Ok(keys)
+}
+
+fn dispatch(keys: Keys, map: Map<String, Value>) -> Result<Blob, String> {
+    match keys.schema.as_str() {
+        "olm.package" => Package::decode(map)
+            .map(Blob::Package)
+            .map_err(|e| format!("parse package: {e}")),
+        "olm.channel" => Channel::decode(map)
+            .map(Blob::Channel)
+            .map_err(|e| format!("parse channel: {e}")),
+        "olm.bundle" => {
+            let bundle = Bundle::decode(map).map_err(|e| format!("parse bundle: {e}"))?;
+            bundle
+                .check_objects()
+                .map_err(|e| format!("read bundle objects: {e}"))?;
+            Ok(Blob::Bundle(bundle))
+        }
+        "olm.deprecations" => Deprecation::decode(map)
+            .map(Blob::Deprecation)
+            .map_err(|e| format!("parse deprecation: {e}")),
+        "" => Err(format!(
+            "object '{}\n' is missing root schema field",
+            compact(&Value::Object(map))
+        )),
+        _ => Ok(Blob::Other(Other {
+            schema: keys.schema,
+            package: keys.package,
+            name: keys.name,
+            blob: map,
+        })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn load(value: Value) -> Result<Blob, String> {
+        blob_from_document(Some(value), &Origin::Yaml)
+    }
+
+    #[test]
+    fn keys_are_case_insensitive() {
+        let blob = load(json!({"Schema": "olm.package", "NAME": "foo"})).expect("valid");
+        assert!(
+            matches!(blob, Blob::Package(ref p) if p.name == "foo" && p.schema == "olm.package")
+        );
+        let blob = load(json!({"ſchema": "custom", "pacKage": "p"})).expect("valid");
+        assert!(matches!(blob, Blob::Other(ref o) if o.schema == "custom" && o.package == "p"));
+    }
+
+    #[test]
+    fn key_errors_read_like_opm() {
+        assert_eq!(
+            load(json!({"schema": "a", "Schema": "b"})),
+            Err("error unmarshaling JSON: while decoding JSON: duplicate keys for key \"schema\": [Schema schema]".to_owned())
+        );
+        assert_eq!(
+            blob_from_document(
+                Some(json!({"schema": 5.0})),
+                &Origin::Json("{\"schema\":5}")
+            ),
+            Err(
+                "expected value for key \"schema\" to be a string, got %!t(float64=5): 5"
+                    .to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn missing_schema_shows_the_blob() {
+        assert_eq!(
+            load(json!({"hello": "world"})),
+            Err("object '{\"hello\":\"world\"}\n' is missing root schema field".to_owned())
+        );
+        assert_eq!(
+            blob_from_document(None, &Origin::Yaml),
+            Err("object '' is missing root schema field".to_owned())
+        );
+    }
+
+    #[test]
+    fn non_objects_get_the_pretty_error() {
+        assert_eq!(
+            blob_from_document(Some(json!([])), &Origin::Json("[]")),
+            Err("json: cannot unmarshal array into Go value of type map[string]interface {} at offset 1 (indicated by <==)\n[ <== ]".to_owned())
+        );
+        assert_eq!(
+            blob_from_document(Some(json!("str")), &Origin::Json("\"str\"")),
+            Err("json: cannot unmarshal string into Go value of type map[string]interface {} at offset 5 (indicated by <==)\n\"str\" <==".to_owned())
+        );
+    }
+
+    #[test]
+    fn typed_decode_errors_are_prefixed() {
+        assert_eq!(
+            load(json!({"schema": "olm.bundle", "relatedImages": {}})),
+            Err("parse bundle: json: cannot unmarshal object into Go struct field Bundle.relatedImages of type []declcfg.RelatedImage".to_owned())
+        );
+        assert_eq!(
+            load(json!({"schema": "olm.package", "icon": {"base64data": "!!"}})),
+            Err("parse package: illegal base64 data at input byte 0".to_owned())
+        );
+        assert_eq!(
+            load(json!({"schema": "olm.bundle", "name": "b", "package": "p", "properties": [{"type": "olm.bundle.object", "value": {"data": "@@@@"}}]})),
+            Err("read bundle objects: package \"p\", bundle \"b\": parse property at index 0 as bundle object: illegal base64 data at input byte 0".to_owned())
+        );
+    }
+}

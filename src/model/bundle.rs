@@ -1,0 +1,232 @@
+//! `olm.bundle` blobs, and the check opm makes of their `olm.bundle.object`s at load.
+
+use serde_json::{Map, Value};
+
+use super::go_decode::{GoDecoder, match_field};
+use super::property::{BUNDLE_OBJECT, Property};
+use crate::go::{base64, fmt::quote};
+use crate::output::node::Node;
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Bundle {
+    pub(crate) schema: String,
+    pub(crate) name: String,
+    pub(crate) package: String,
+    pub(crate) image: String,
+    pub(crate) properties: Vec<Property>,
+    pub(crate) related_images: Vec<RelatedImage>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct RelatedImage {
+    pub(crate) name: String,
+    pub(crate) image: String,
+}
+
+impl Bundle {
+    pub(crate) fn decode(map: Map<String, Value>) -> Result<Bundle, String> {
+        let mut decoder = GoDecoder::default();
+        let mut bundle = Bundle::default();
+        let fields = [
+            "schema",
+            "name",
+            "package",
+            "image",
+            "properties",
+            "relatedImages",
+        ];
+        for (key, value) in map {
+            match match_field(&key, &fields) {
+                Some("schema") => {
+                    bundle.schema = decoder.field("schema", |d| d.string(value, "Bundle"))
+                }
+                Some("name") => bundle.name = decoder.field("name", |d| d.string(value, "Bundle")),
+                Some("package") => {
+                    bundle.package = decoder.field("package", |d| d.string(value, "Bundle"))
+                }
+                Some("image") => {
+                    bundle.image = decoder.field("image", |d| d.string(value, "Bundle"))
+                }
+                Some("properties") => {
+                    bundle.properties = Property::decode_list(&mut decoder, value, "Bundle")
+                }
+                Some("relatedImages") => {
+                    bundle.related_images = decoder
+                        .field("relatedImages", |d| {
+                            d.slice(
+                                value,
+                                "Bundle",
+                                "[]declcfg.RelatedImage",
+                                RelatedImage::decode,
+                            )
+                        })
+                        .unwrap_or_default();
+                }
+                _ => {}
+            }
+        }
+        decoder.finish().map(|()| bundle)
+    }
+
+    /// opm's `readBundleObjects` check: every `olm.bundle.object` must hold base64
+    /// data that is JSON or convertible YAML. The error reads as opm's, without the
+    /// `read bundle objects: ` prefix.
+    pub(crate) fn check_objects(&self) -> Result<(), String> {
+        for (index, property) in self.properties.iter().enumerate() {
+            if property.kind != BUNDLE_OBJECT {
+                continue;
+            }
+            let context = format!(
+                "package {}, bundle {}",
+                quote(&self.package),
+                quote(&self.name)
+            );
+            if let Err(error) = check_object(property.value.as_ref()) {
+                let message = match error {
+                    ObjectError::Shape(error) => {
+                        format!("parse property at index {index} as bundle object: {error}")
+                    }
+                    ObjectError::Convert(error) => {
+                        format!("convert bundle object property at index {index} to JSON: {error}")
+                    }
+                };
+                return Err(format!("{context}: {message}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// How many embedded manifests the bundle has (opm's `len(bundle.Objects)`).
+    pub(crate) fn object_count(&self) -> usize {
+        self.properties
+            .iter()
+            .filter(|property| property.kind == BUNDLE_OBJECT)
+            .count()
+    }
+
+    pub(crate) fn to_node(&self) -> Node<'_> {
+        let mut fields = vec![("schema".into(), Node::str(&self.schema))];
+        if !self.name.is_empty() {
+            fields.push(("name".into(), Node::str(&self.name)));
+        }
+        if !self.package.is_empty() {
+            fields.push(("package".into(), Node::str(&self.package)));
+        }
+        fields.push(("image".into(), Node::str(&self.image)));
+        if !self.properties.is_empty() {
+            fields.push(("properties".into(), Property::list_node(&self.properties)));
+        }
+        if !self.related_images.is_empty() {
+            let images = self.related_images.iter().map(|related| {
+                Node::Object(vec![
+                    ("name".into(), Node::str(&related.name)),
+                    ("image".into(), Node::str(&related.image)),
+                ])
+            });
+            fields.push(("relatedImages".into(), Node::Array(images.collect())));
+        }
+        Node::Object(fields)
+    }
+}
+
+impl RelatedImage {
+    fn decode(decoder: &mut GoDecoder, value: Value) -> RelatedImage {
+        let mut related = RelatedImage::default();
+        let Some(map) = decoder.object(value, "Bundle", "declcfg.RelatedImage") else {
+            return related;
+        };
+        for (key, value) in map {
+            match match_field(&key, &["name", "image"]) {
+                Some("name") => {
+                    related.name = decoder.field("name", |d| d.string(value, "RelatedImage"))
+                }
+                Some("image") => {
+                    related.image = decoder.field("image", |d| d.string(value, "RelatedImage"))
+                }
+                _ => {}
+            }
+        }
+        related
+    }
+}
+
+enum ObjectError {
+    Shape(String),
+    Convert(String),
+}
+
+/// Checks one `olm.bundle.object` value without keeping the decoded manifest.
+fn check_object(value: Option<&Value>) -> Result<(), ObjectError> {
+    let data = match value {
+        None => {
+            return Err(ObjectError::Shape(
+                "unexpected end of JSON input".to_owned(),
+            ));
+        }
+        Some(Value::Object(map)) => map
+            .iter()
+            .rev()
+            .find(|(key, _)| super::go_decode::field_matches(key, "data")),
+        Some(Value::Null) => None,
+        Some(other) => {
+            let mut decoder = GoDecoder::default();
+            decoder.mismatch(other, "", "property.BundleObject");
+            return Err(ObjectError::Shape(
+                decoder.finish().err().unwrap_or_default(),
+            ));
+        }
+    };
+    let text = match data {
+        Some((_, Value::String(text))) => text.as_str(),
+        None | Some((_, Value::Null)) => "",
+        Some((_, other)) => {
+            let mut decoder = GoDecoder::default();
+            decoder.field("data", |d| d.mismatch(other, "BundleObject", "[]uint8"));
+            return Err(ObjectError::Shape(
+                decoder.finish().err().unwrap_or_default(),
+            ));
+        }
+    };
+    let bytes = text.as_bytes();
+    // Manifests that start with `{` are taken as JSON without a check; anything
+    // else is converted from YAML, which can fail. A prefix tells which, so the
+    // large common case is never decoded in full.
+    let decoded = if base64_is_canonical(bytes) {
+        let prefix =
+            base64::decode(&bytes[..bytes.len().min(64)]).expect("canonical base64 decodes");
+        if String::from_utf8_lossy(&prefix)
+            .trim_start()
+            .starts_with('{')
+        {
+            return Ok(());
+        }
+        base64::decode(bytes).expect("canonical base64 decodes")
+    } else {
+        base64::decode(bytes).map_err(|error| ObjectError::Shape(error.to_string()))?
+    };
+    if String::from_utf8_lossy(&decoded)
+        .trim_start()
+        .starts_with('{')
+    {
+        return Ok(());
+    }
+    let yaml = String::from_utf8(decoded)
+        .map_err(|_| ObjectError::Convert("invalid UTF-8 in manifest".to_owned()))?;
+    crate::catalog::yaml_to_json(&yaml)
+        .map(|_| ())
+        .map_err(ObjectError::Convert)
+}
+
+/// A fast check for the common case: unbroken standard base64 with correct padding.
+fn base64_is_canonical(data: &[u8]) -> bool {
+    if data.len() % 4 != 0 {
+        return false;
+    }
+    let body_end = data.len().saturating_sub(2);
+    let alphabet = |byte: &u8| byte.is_ascii_alphanumeric() || *byte == b'+' || *byte == b'/';
+    data[..body_end].iter().all(alphabet)
+        && match &data[body_end..] {
+            [a, b] => (alphabet(a) && (alphabet(b) || *b == b'=')) || (*a == b'=' && *b == b'='),
+            _ => true,
+        }
+}

@@ -1,0 +1,172 @@
+//! Decoding JSON values into typed blobs with Go `encoding/json` semantics: field
+//! names match exactly or case-insensitively, unknown fields are dropped, `null`
+//! leaves the zero value, and the first type mismatch is reported in Go's words
+//! while decoding carries on.
+
+use serde_json::Value;
+
+/// Collects the first error of one `json.Unmarshal` call and tracks the field path
+/// Go puts into `UnmarshalTypeError` messages.
+#[derive(Default)]
+pub(crate) struct GoDecoder {
+    error: Option<String>,
+    path: Vec<&'static str>,
+}
+
+/// The JSON kind names Go uses in `cannot unmarshal <kind>`.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Go's field-name matching for ASCII names: exact, else case-insensitive, where
+/// `ſ` (U+017F) folds to `s` and the Kelvin sign (U+212A) to `k`.
+pub(crate) fn field_matches(key: &str, field: &str) -> bool {
+    if key == field {
+        return true;
+    }
+    let mut key_chars = key.chars().map(|c| match c {
+        '\u{17f}' => 's',
+        '\u{212a}' => 'k',
+        other => other.to_ascii_lowercase(),
+    });
+    field
+        .chars()
+        .all(|f| key_chars.next() == Some(f.to_ascii_lowercase()))
+        && key_chars.next().is_none()
+}
+
+/// Finds which of `fields` a key decodes into: an exact match first, then a folded one.
+pub(crate) fn match_field(key: &str, fields: &[&'static str]) -> Option<&'static str> {
+    fields
+        .iter()
+        .find(|field| **field == key)
+        .or_else(|| fields.iter().find(|field| field_matches(key, field)))
+        .copied()
+}
+
+impl GoDecoder {
+    pub(crate) fn finish(self) -> Result<(), String> {
+        self.error.map_or(Ok(()), Err)
+    }
+
+    pub(crate) fn fail(&mut self, message: String) {
+        self.error.get_or_insert(message);
+    }
+
+    /// Records Go's `UnmarshalTypeError` for the current field.
+    pub(crate) fn mismatch(&mut self, found: &Value, struct_name: &str, go_type: &str) {
+        if self.error.is_some() {
+            return;
+        }
+        let message = if self.path.is_empty() {
+            format!(
+                "json: cannot unmarshal {} into Go value of type {go_type}",
+                kind(found)
+            )
+        } else {
+            format!(
+                "json: cannot unmarshal {} into Go struct field {struct_name}.{} of type {go_type}",
+                kind(found),
+                self.path.join(".")
+            )
+        };
+        self.error = Some(message);
+    }
+
+    /// Runs `decode` with `field` pushed on the path.
+    pub(crate) fn field<T>(
+        &mut self,
+        field: &'static str,
+        decode: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        self.path.push(field);
+        let result = decode(self);
+        self.path.pop();
+        result
+    }
+
+    /// A Go `string` field.
+    pub(crate) fn string(&mut self, value: Value, struct_name: &str) -> String {
+        match value {
+            Value::String(text) => text,
+            Value::Null => String::new(),
+            other => {
+                self.mismatch(&other, struct_name, "string");
+                String::new()
+            }
+        }
+    }
+
+    /// A Go slice field: `None` for null (a nil slice), each element decoded by `item`.
+    pub(crate) fn slice<T>(
+        &mut self,
+        value: Value,
+        struct_name: &str,
+        go_type: &str,
+        mut item: impl FnMut(&mut Self, Value) -> T,
+    ) -> Option<Vec<T>> {
+        match value {
+            Value::Array(items) => Some(
+                items
+                    .into_iter()
+                    .map(|element| item(self, element))
+                    .collect(),
+            ),
+            Value::Null => None,
+            other => {
+                self.mismatch(&other, struct_name, go_type);
+                None
+            }
+        }
+    }
+
+    /// A Go struct field or element: the object's entries, or `None` after recording
+    /// a mismatch (null decodes to the zero value: an empty entry list).
+    pub(crate) fn object(
+        &mut self,
+        value: Value,
+        struct_name: &str,
+        go_type: &str,
+    ) -> Option<serde_json::Map<String, Value>> {
+        match value {
+            Value::Object(map) => Some(map),
+            Value::Null => Some(serde_json::Map::new()),
+            other => {
+                self.mismatch(&other, struct_name, go_type);
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_match_like_go() {
+        assert_eq!(match_field("Name", &["name", "image"]), Some("name"));
+        assert_eq!(match_field("ſchema", &["schema"]), Some("schema"));
+        assert_eq!(match_field("nameX", &["name"]), None);
+    }
+
+    #[test]
+    fn first_mismatch_wins_with_go_text() {
+        let mut decoder = GoDecoder::default();
+        decoder.field("relatedImages", |d| {
+            d.mismatch(&Value::Bool(true), "Bundle", "[]declcfg.RelatedImage")
+        });
+        decoder.field("image", |d| d.mismatch(&Value::Null, "Bundle", "string"));
+        assert_eq!(
+            decoder.finish(),
+            Err("json: cannot unmarshal bool into Go struct field Bundle.relatedImages of type []declcfg.RelatedImage".to_owned())
+        );
+    }
+}

@@ -1,0 +1,131 @@
+//! `olm.package` blobs.
+
+use serde_json::{Map, Value};
+
+use super::go_decode::{GoDecoder, match_field};
+use super::property::Property;
+use crate::go::base64;
+use crate::output::node::Node;
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Package {
+    pub(crate) schema: String,
+    pub(crate) name: String,
+    pub(crate) default_channel: String,
+    pub(crate) icon: Option<Icon>,
+    pub(crate) description: String,
+    pub(crate) properties: Vec<Property>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Icon {
+    /// Decoded bytes; `None` when `base64data` was absent or null (Go's nil slice).
+    pub(crate) data: Option<Vec<u8>>,
+    pub(crate) media_type: String,
+}
+
+impl Package {
+    pub(crate) fn decode(map: Map<String, Value>) -> Result<Package, String> {
+        let mut decoder = GoDecoder::default();
+        let mut package = Package::default();
+        let fields = [
+            "schema",
+            "name",
+            "defaultChannel",
+            "icon",
+            "description",
+            "properties",
+        ];
+        for (key, value) in map {
+            match match_field(&key, &fields) {
+                Some("schema") => {
+                    package.schema = decoder.field("schema", |d| d.string(value, "Package"))
+                }
+                Some("name") => {
+                    package.name = decoder.field("name", |d| d.string(value, "Package"))
+                }
+                Some("defaultChannel") => {
+                    package.default_channel =
+                        decoder.field("defaultChannel", |d| d.string(value, "Package"));
+                }
+                Some("icon") => package.icon = decoder.field("icon", |d| Icon::decode(d, value)),
+                Some("description") => {
+                    package.description =
+                        decoder.field("description", |d| d.string(value, "Package"));
+                }
+                Some("properties") => {
+                    package.properties = Property::decode_list(&mut decoder, value, "Package")
+                }
+                _ => {}
+            }
+        }
+        decoder.finish().map(|()| package)
+    }
+
+    pub(crate) fn to_node(&self) -> Node<'_> {
+        let mut fields = vec![
+            ("schema".into(), Node::str(&self.schema)),
+            ("name".into(), Node::str(&self.name)),
+            ("defaultChannel".into(), Node::str(&self.default_channel)),
+        ];
+        if let Some(icon) = &self.icon {
+            let data = icon.data.as_ref().map_or(Node::Null, |bytes| {
+                Node::String(base64::encode(bytes).into())
+            });
+            fields.push((
+                "icon".into(),
+                Node::Object(vec![
+                    ("base64data".into(), data),
+                    ("mediatype".into(), Node::str(&icon.media_type)),
+                ]),
+            ));
+        }
+        if !self.description.is_empty() {
+            fields.push(("description".into(), Node::str(&self.description)));
+        }
+        if !self.properties.is_empty() {
+            fields.push(("properties".into(), Property::list_node(&self.properties)));
+        }
+        Node::Object(fields)
+    }
+}
+
+impl Icon {
+    fn decode(decoder: &mut GoDecoder, value: Value) -> Option<Icon> {
+        if value.is_null() {
+            return None;
+        }
+        let map = decoder.object(value, "Package", "declcfg.Icon")?;
+        let mut icon = Icon::default();
+        for (key, value) in map {
+            match match_field(&key, &["base64data", "mediatype"]) {
+                Some("base64data") => {
+                    icon.data = decoder.field("base64data", |d| decode_bytes(d, value))
+                }
+                Some("mediatype") => {
+                    icon.media_type = decoder.field("mediatype", |d| d.string(value, "Icon"))
+                }
+                _ => {}
+            }
+        }
+        Some(icon)
+    }
+}
+
+/// A Go `[]byte` field: a base64 string, decoded with Go's rules.
+fn decode_bytes(decoder: &mut GoDecoder, value: Value) -> Option<Vec<u8>> {
+    match value {
+        Value::String(text) => match base64::decode(text.as_bytes()) {
+            Ok(bytes) => Some(bytes),
+            Err(error) => {
+                decoder.fail(error.to_string());
+                None
+            }
+        },
+        Value::Null => None,
+        other => {
+            decoder.mismatch(&other, "Icon", "[]uint8");
+            None
+        }
+    }
+}
