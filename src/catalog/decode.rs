@@ -314,7 +314,7 @@ mod tests {
             "invalid character '}' looking for beginning of object key string"
         );
         assert_eq!(
-            &"{\"a\":1}\n{\"b\":2}\n{\"c\":3,}\n"[error.position..error.position + 1],
+            &"{\"a\":1}\n{\"b\":2}\n{\"c\":3,}\n"[error.position..=error.position],
             "}"
         );
     }

@@ -350,7 +350,6 @@ pub(crate) fn quote_char(byte: u8) -> String {
         0x0B => r"'\v'".to_owned(),
         b'\\' => r"'\\'".to_owned(),
         0x00..0x20 | 0x7F => format!("'\\x{byte:02x}'"),
-        0x20..0x7F => format!("'{}'", char::from(byte)),
         // Go converts the byte to the rune of the same number (Latin-1).
         0x80..=0xA0 | 0xAD => format!("'\\u{byte:04x}'"),
         _ => format!("'{}'", char::from(byte)),

@@ -10,7 +10,7 @@ mod meta;
 mod walk;
 mod yaml;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use miette::NamedSource;
@@ -84,7 +84,7 @@ pub(crate) fn load_directory(root: &Path) -> Result<Catalog, LoadErrors> {
     })?;
     let loaded: Vec<Result<Catalog, LoadError>> = files
         .par_iter()
-        .map(|file| load_file(&root.join(file), file))
+        .map(|file| load_file(&root.join(file)))
         .collect();
     let mut catalog = Catalog::default();
     let mut errors = Vec::new();
@@ -104,13 +104,22 @@ pub(crate) fn load_directory(root: &Path) -> Result<Catalog, LoadErrors> {
     }
 }
 
-/// Loads one file. `display` is the path shown to the user.
-fn load_file(path: &Path, display: &Path) -> Result<Catalog, LoadError> {
-    let shown = display_path(path, display);
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        path: shown.clone(),
+/// Loads one file.
+fn load_file(path: &Path) -> Result<Catalog, LoadError> {
+    let shown = path.to_path_buf();
+    let io_error = |source| LoadError::Io {
+        path: path.to_path_buf(),
         source,
-    })?;
+    };
+    // Refuse what opm would block on (a FIFO) or fail on late (a link to a directory).
+    let metadata = std::fs::metadata(path).map_err(io_error)?;
+    if metadata.is_dir() {
+        return Err(LoadError::DirectoryLink { path: shown });
+    }
+    if !metadata.is_file() {
+        return Err(LoadError::SpecialFile { path: shown });
+    }
+    let bytes = std::fs::read(path).map_err(io_error)?;
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -153,11 +162,6 @@ fn load_file(path: &Path, display: &Path) -> Result<Catalog, LoadError> {
         )),
         None => Ok(catalog),
     }
-}
-
-/// The path to show: relative to the catalog root, joined to the root as given.
-fn display_path(full: &Path, _relative: &Path) -> PathBuf {
-    full.to_path_buf()
 }
 
 fn invalid_file(

@@ -1,5 +1,7 @@
 //! Go's `%q`, `%v` and `%t` as opm's messages use them on decoded JSON values.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 use crate::output::number;
@@ -20,9 +22,13 @@ pub(crate) fn quote(text: &str) -> String {
             '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
             c if is_print(c) => out.push(c),
-            c if u32::from(c) < 0x80 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c if u32::from(c) < 0x10000 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push_str(&format!("\\U{:08x}", u32::from(c))),
+            c if u32::from(c) < 0x80 => {
+                write!(out, "\\x{:02x}", u32::from(c)).expect("writing to a String");
+            }
+            c if u32::from(c) < 0x10000 => {
+                write!(out, "\\u{:04x}", u32::from(c)).expect("writing to a String");
+            }
+            c => write!(out, "\\U{:08x}", u32::from(c)).expect("writing to a String"),
         }
     }
     out.push('"');

@@ -38,17 +38,17 @@ impl Bundle {
         for (key, value) in map {
             match match_field(&key, &fields) {
                 Some("schema") => {
-                    bundle.schema = decoder.field("schema", |d| d.string(value, "Bundle"))
+                    bundle.schema = decoder.field("schema", |d| d.string(value, "Bundle"));
                 }
                 Some("name") => bundle.name = decoder.field("name", |d| d.string(value, "Bundle")),
                 Some("package") => {
-                    bundle.package = decoder.field("package", |d| d.string(value, "Bundle"))
+                    bundle.package = decoder.field("package", |d| d.string(value, "Bundle"));
                 }
                 Some("image") => {
-                    bundle.image = decoder.field("image", |d| d.string(value, "Bundle"))
+                    bundle.image = decoder.field("image", |d| d.string(value, "Bundle"));
                 }
                 Some("properties") => {
-                    bundle.properties = Property::decode_list(&mut decoder, value, "Bundle")
+                    bundle.properties = Property::decode_list(&mut decoder, value, "Bundle");
                 }
                 Some("relatedImages") => {
                     bundle.related_images = decoder
@@ -96,14 +96,6 @@ impl Bundle {
         Ok(())
     }
 
-    /// How many embedded manifests the bundle has (opm's `len(bundle.Objects)`).
-    pub(crate) fn object_count(&self) -> usize {
-        self.properties
-            .iter()
-            .filter(|property| property.kind == BUNDLE_OBJECT)
-            .count()
-    }
-
     pub(crate) fn to_node(&self) -> Node<'_> {
         let mut fields = vec![("schema".into(), Node::str(&self.schema))];
         if !self.name.is_empty() {
@@ -138,10 +130,10 @@ impl RelatedImage {
         for (key, value) in map {
             match match_field(&key, &["name", "image"]) {
                 Some("name") => {
-                    related.name = decoder.field("name", |d| d.string(value, "RelatedImage"))
+                    related.name = decoder.field("name", |d| d.string(value, "RelatedImage"));
                 }
                 Some("image") => {
-                    related.image = decoder.field("image", |d| d.string(value, "RelatedImage"))
+                    related.image = decoder.field("image", |d| d.string(value, "RelatedImage"));
                 }
                 _ => {}
             }
@@ -219,7 +211,7 @@ fn check_object(value: Option<&Value>) -> Result<(), ObjectError> {
 
 /// A fast check for the common case: unbroken standard base64 with correct padding.
 fn base64_is_canonical(data: &[u8]) -> bool {
-    if data.len() % 4 != 0 {
+    if !data.len().is_multiple_of(4) {
         return false;
     }
     let body_end = data.len().saturating_sub(2);

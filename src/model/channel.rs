@@ -34,13 +34,13 @@ impl Channel {
                 &["schema", "name", "package", "entries", "properties"],
             ) {
                 Some("schema") => {
-                    channel.schema = decoder.field("schema", |d| d.string(value, "Channel"))
+                    channel.schema = decoder.field("schema", |d| d.string(value, "Channel"));
                 }
                 Some("name") => {
-                    channel.name = decoder.field("name", |d| d.string(value, "Channel"))
+                    channel.name = decoder.field("name", |d| d.string(value, "Channel"));
                 }
                 Some("package") => {
-                    channel.package = decoder.field("package", |d| d.string(value, "Channel"))
+                    channel.package = decoder.field("package", |d| d.string(value, "Channel"));
                 }
                 Some("entries") => {
                     channel.entries = decoder.field("entries", |d| {
@@ -53,16 +53,12 @@ impl Channel {
                     });
                 }
                 Some("properties") => {
-                    channel.properties = Property::decode_list(&mut decoder, value, "Channel")
+                    channel.properties = Property::decode_list(&mut decoder, value, "Channel");
                 }
                 _ => {}
             }
         }
         decoder.finish().map(|()| channel)
-    }
-
-    pub(crate) fn entries(&self) -> &[ChannelEntry] {
-        self.entries.as_deref().unwrap_or_default()
     }
 
     pub(crate) fn to_node(&self) -> Node<'_> {
@@ -91,10 +87,10 @@ impl ChannelEntry {
         for (key, value) in map {
             match match_field(&key, &["name", "replaces", "skips", "skipRange"]) {
                 Some("name") => {
-                    entry.name = decoder.field("name", |d| d.string(value, "ChannelEntry"))
+                    entry.name = decoder.field("name", |d| d.string(value, "ChannelEntry"));
                 }
                 Some("replaces") => {
-                    entry.replaces = decoder.field("replaces", |d| d.string(value, "ChannelEntry"))
+                    entry.replaces = decoder.field("replaces", |d| d.string(value, "ChannelEntry"));
                 }
                 Some("skips") => {
                     entry.skips = decoder

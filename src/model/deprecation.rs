@@ -27,11 +27,12 @@ impl Deprecation {
         for (key, value) in map {
             match match_field(&key, &["schema", "package", "entries"]) {
                 Some("schema") => {
-                    deprecation.schema = decoder.field("schema", |d| d.string(value, "Deprecation"))
+                    deprecation.schema =
+                        decoder.field("schema", |d| d.string(value, "Deprecation"));
                 }
                 Some("package") => {
                     deprecation.package =
-                        decoder.field("package", |d| d.string(value, "Deprecation"))
+                        decoder.field("package", |d| d.string(value, "Deprecation"));
                 }
                 Some("entries") => {
                     deprecation.entries = decoder.field("entries", |d| {
@@ -47,10 +48,6 @@ impl Deprecation {
             }
         }
         decoder.finish().map(|()| deprecation)
-    }
-
-    pub(crate) fn entries(&self) -> &[DeprecationEntry] {
-        self.entries.as_deref().unwrap_or_default()
     }
 
     pub(crate) fn to_node(&self) -> Node<'_> {
@@ -95,7 +92,7 @@ impl DeprecationEntry {
                 }),
                 Some("message") => {
                     entry.message =
-                        decoder.field("message", |d| d.string(value, "DeprecationEntry"))
+                        decoder.field("message", |d| d.string(value, "DeprecationEntry"));
                 }
                 _ => {}
             }

@@ -161,7 +161,7 @@ mod tests {
     fn first_mismatch_wins_with_go_text() {
         let mut decoder = GoDecoder::default();
         decoder.field("relatedImages", |d| {
-            d.mismatch(&Value::Bool(true), "Bundle", "[]declcfg.RelatedImage")
+            d.mismatch(&Value::Bool(true), "Bundle", "[]declcfg.RelatedImage");
         });
         decoder.field("image", |d| d.mismatch(&Value::Null, "Bundle", "string"));
         assert_eq!(

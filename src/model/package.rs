@@ -39,10 +39,10 @@ impl Package {
         for (key, value) in map {
             match match_field(&key, &fields) {
                 Some("schema") => {
-                    package.schema = decoder.field("schema", |d| d.string(value, "Package"))
+                    package.schema = decoder.field("schema", |d| d.string(value, "Package"));
                 }
                 Some("name") => {
-                    package.name = decoder.field("name", |d| d.string(value, "Package"))
+                    package.name = decoder.field("name", |d| d.string(value, "Package"));
                 }
                 Some("defaultChannel") => {
                     package.default_channel =
@@ -54,7 +54,7 @@ impl Package {
                         decoder.field("description", |d| d.string(value, "Package"));
                 }
                 Some("properties") => {
-                    package.properties = Property::decode_list(&mut decoder, value, "Package")
+                    package.properties = Property::decode_list(&mut decoder, value, "Package");
                 }
                 _ => {}
             }
@@ -100,10 +100,10 @@ impl Icon {
         for (key, value) in map {
             match match_field(&key, &["base64data", "mediatype"]) {
                 Some("base64data") => {
-                    icon.data = decoder.field("base64data", |d| decode_bytes(d, value))
+                    icon.data = decoder.field("base64data", |d| decode_bytes(d, value));
                 }
                 Some("mediatype") => {
-                    icon.media_type = decoder.field("mediatype", |d| d.string(value, "Icon"))
+                    icon.media_type = decoder.field("mediatype", |d| d.string(value, "Icon"));
                 }
                 _ => {}
             }

@@ -26,7 +26,7 @@ impl Property {
         for (key, value) in map {
             match match_field(&key, &["type", "value"]) {
                 Some("type") => {
-                    property.kind = decoder.field("type", |d| d.string(value, "Property"))
+                    property.kind = decoder.field("type", |d| d.string(value, "Property"));
                 }
                 Some("value") => property.value = Some(value),
                 _ => {}

@@ -154,14 +154,13 @@ pub(crate) fn indent_text(source: &str) -> String {
         let closes = matches!(character, '}' | ']');
         if pending_open {
             pending_open = false;
-            if !closes {
-                push_newline(&mut out, depth);
-            } else {
+            if closes {
                 // An empty container stays on one line.
                 depth -= 1;
                 out.push(character);
                 continue;
             }
+            push_newline(&mut out, depth);
         }
         match character {
             '{' | '[' => {

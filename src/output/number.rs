@@ -59,6 +59,7 @@ pub(crate) fn json(value: f64) -> String {
 
 /// A float as yaml.v2 writes it: Go's `strconv.FormatFloat(value, 'g', -1, 64)` with
 /// YAML's names for the non-finite values.
+#[allow(dead_code)] // used by the YAML writer
 pub(crate) fn yaml_float(value: f64) -> String {
     if value.is_nan() {
         return ".nan".to_owned();
@@ -72,10 +73,10 @@ pub(crate) fn yaml_float(value: f64) -> String {
     let (_, exponent) = shortest_digits(value);
     // With the shortest precision Go's 'g' uses the exponent form when the decimal
     // exponent is below -4 or at least 6 (strconv sets eprec = 6).
-    if !(-4..6).contains(&exponent) {
-        exponent_form(value)
-    } else {
+    if (-4..6).contains(&exponent) {
         positional_form(value)
+    } else {
+        exponent_form(value)
     }
 }
 

@@ -1,0 +1,82 @@
+//! End-to-end tests: run the real `fbc` binary and compare its output with expected
+//! files in `testdata/` and with opm's own output for the shared corpus.
+
+mod render;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `fbc` binary with a plain-text environment.
+pub(crate) fn fbc() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fbc"));
+    command
+        .env("NO_COLOR", "1")
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+pub(crate) fn run(args: &[&str]) -> Output {
+    fbc().args(args).output().expect("the fbc binary runs")
+}
+
+pub(crate) fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub(crate) fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+pub(crate) fn testdata(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(path)
+}
+
+/// The shared corpus, or `None` (with a message) where this checkout lacks it.
+pub(crate) fn corpus() -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if path.is_dir() {
+        Some(path)
+    } else {
+        eprintln!("skipped: ../shared/corpus is not present in this checkout");
+        None
+    }
+}
+
+/// Compares text with an expected file, showing the first differing line.
+/// `FBC_BLESS=1` rewrites the expected file instead (review the diff before committing).
+pub(crate) fn assert_matches_file(actual: &str, expected_path: &Path) {
+    if std::env::var_os("FBC_BLESS").is_some() {
+        std::fs::write(expected_path, actual).expect("expected file is writable");
+        return;
+    }
+    let expected = std::fs::read_to_string(expected_path)
+        .unwrap_or_else(|error| panic!("{}: {error}", expected_path.display()));
+    assert_same_text(actual, &expected, &expected_path.display().to_string());
+}
+
+pub(crate) fn assert_same_text(actual: &str, expected: &str, what: &str) {
+    if actual == expected {
+        return;
+    }
+    let line = actual
+        .lines()
+        .zip(expected.lines())
+        .position(|(a, e)| a != e);
+    match line {
+        Some(index) => panic!(
+            "{what}: line {} differs\n  actual:   {:?}\n  expected: {:?}",
+            index + 1,
+            actual.lines().nth(index).unwrap_or_default(),
+            expected.lines().nth(index).unwrap_or_default()
+        ),
+        None => panic!(
+            "{what}: lengths differ: actual {} bytes / {} lines, expected {} bytes / {} lines",
+            actual.len(),
+            actual.lines().count(),
+            expected.len(),
+            expected.lines().count()
+        ),
+    }
+}

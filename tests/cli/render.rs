@@ -1,0 +1,177 @@
+//! `fbc render` on fixtures and on the corpus, compared with opm's output.
+
+use std::io::Read;
+use std::process::Stdio;
+
+use sha2::{Digest, Sha256};
+
+use crate::{assert_matches_file, assert_same_text, corpus, fbc, run, stderr, stdout, testdata};
+
+/// The corpus catalogs for which opm's full render output is available.
+const SMALL_CATALOGS: [&str; 5] = [
+    "community-v4.18",
+    "kueue-v4.18",
+    "mtv-v4.14",
+    "submariner-4-16",
+    "trustee-v4.16",
+];
+
+fn render_corpus_catalog(name: &str, format: &str) -> Option<(String, String)> {
+    let corpus = corpus()?;
+    let dir = corpus.join("catalogs").join(name);
+    let output = run(&["render", "-o", format, dir.to_str().expect("UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(0), "{name}: {}", stderr(&output));
+    let expected_path = corpus.join(format!("expected/catalogs/{name}.render.{format}"));
+    let expected = std::fs::read_to_string(expected_path).expect("opm's output is readable");
+    Some((stdout(&output), expected))
+}
+
+#[test]
+fn corpus_catalogs_render_like_opm_as_json() {
+    // TEMPORARY: the YAML catalogs join once the YAML reader lands.
+    for name in ["kueue-v4.18", "mtv-v4.14", "trustee-v4.16"] {
+        let Some((actual, expected)) = render_corpus_catalog(name, "json") else {
+            return;
+        };
+        assert_same_text(&actual, &expected, name);
+    }
+}
+
+#[test]
+#[ignore = "TEMPORARY: needs the YAML reader and writer"]
+fn corpus_catalogs_render_like_opm_as_yaml() {
+    for name in SMALL_CATALOGS {
+        let Some((actual, expected)) = render_corpus_catalog(name, "yaml") else {
+            return;
+        };
+        assert_same_text(&actual, &expected, name);
+    }
+}
+
+/// `sha256 bytes package` lines of opm's output for the large catalog.
+fn digest_lines(output: &[u8]) -> String {
+    let digest = Sha256::digest(output);
+    let hex = digest.iter().fold(String::new(), |mut hex, byte| {
+        use std::fmt::Write as _;
+        write!(hex, "{byte:02x}").expect("writing to a String");
+        hex
+    });
+    format!("{hex} {} *", output.len())
+}
+
+#[test]
+#[ignore = "TEMPORARY: needs the YAML reader and writer"]
+fn certified_catalog_renders_like_opm() {
+    let Some(corpus) = corpus() else { return };
+    for format in ["json", "yaml"] {
+        let dir = corpus.join("catalogs/certified-v4.16");
+        let output = run(&["render", "-o", format, dir.to_str().expect("UTF-8 path")]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let expected = std::fs::read_to_string(corpus.join(format!(
+            "expected/catalogs/certified-v4.16.render.{format}.sha256"
+        )))
+        .expect("digests are readable");
+        let whole = expected
+            .lines()
+            .last()
+            .expect("a last line for the whole output");
+        assert_eq!(
+            digest_lines(&output.stdout),
+            whole,
+            "{format} output differs from opm's"
+        );
+    }
+}
+
+#[test]
+#[ignore = "TEMPORARY: needs the YAML reader and writer"]
+fn rendering_a_rendered_catalog_is_stable() {
+    let Some(corpus) = corpus() else { return };
+    let temp = tempfile::tempdir().expect("temporary directory");
+    for format in ["json", "yaml"] {
+        let dir = corpus.join("catalogs/community-v4.18");
+        let first = run(&["render", "-o", format, dir.to_str().expect("UTF-8 path")]);
+        assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+        let rendered = temp.path().join(format);
+        std::fs::create_dir(&rendered).expect("create directory");
+        std::fs::write(rendered.join(format!("catalog.{format}")), &first.stdout).expect("write");
+        let second = run(&[
+            "render",
+            "-o",
+            format,
+            rendered.to_str().expect("UTF-8 path"),
+        ]);
+        assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+        assert!(
+            first.stdout == second.stdout,
+            "{format}: a second render changed the output"
+        );
+    }
+}
+
+#[test]
+#[ignore = "TEMPORARY: needs the YAML reader and writer"]
+fn closed_stdout_ends_quietly() {
+    let Some(corpus) = corpus() else { return };
+    let dir = corpus.join("catalogs/community-v4.18");
+    let mut child = fbc()
+        .args(["render", dir.to_str().expect("UTF-8 path")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fbc starts");
+    let mut first = [0u8; 16];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("some output");
+    // Dropping our end of the pipe is what `head -c 16` does.
+    let output = child.wait_with_output().expect("fbc ends");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stderr(&output), "");
+}
+
+/// Each fixture directory renders to the expected files beside it.
+#[test]
+fn fixtures_render_as_expected() {
+    let root = testdata("catalogs");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .expect("testdata/catalogs exists")
+        .map(|entry| entry.expect("readable entry").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty());
+    for case in cases {
+        for format in ["json", "yaml"] {
+            let expected = case.with_extension(format!("render.{format}"));
+            let errors = case.with_extension("render.stderr");
+            if !expected.exists() && !errors.exists() {
+                continue;
+            }
+            let output = run(&["render", "-o", format, case.to_str().expect("UTF-8 path")]);
+            if errors.exists() {
+                assert_eq!(output.status.code(), Some(2), "{}", case.display());
+                assert_matches_file(&relative(&stderr(&output)), &errors);
+                assert_eq!(stdout(&output), "", "{}: no partial output", case.display());
+            } else {
+                assert_eq!(
+                    output.status.code(),
+                    Some(0),
+                    "{}: {}",
+                    case.display(),
+                    stderr(&output)
+                );
+                assert_matches_file(&stdout(&output), &expected);
+            }
+        }
+    }
+}
+
+/// Paths in messages are absolute in tests; the expected files hold them relative
+/// to the repository.
+fn relative(text: &str) -> String {
+    text.replace(concat!(env!("CARGO_MANIFEST_DIR"), "/"), "")
+}
