@@ -9,6 +9,11 @@ mod commands;
 mod go;
 mod model;
 mod output;
+// No caller yet: validation and the upgrade graph will use these.
+#[allow(dead_code)]
+mod semver;
+#[allow(dead_code)]
+mod semver_range;
 
 /// How a command ended, mapped to the process exit code in one place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
