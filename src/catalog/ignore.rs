@@ -115,6 +115,10 @@ mod tests {
             ("really/long/path", true, false),
             ("really/long/path/file1", false, true),
             ("really/long/path/file2", false, false),
+            ("really/long/path/to", true, false),
+            ("really/long/path/to/file1", false, true),
+            ("really/long/path/to/file2", false, false),
+            ("really/long/path/to/the", true, false),
             ("really/long/path/to/the/file1", false, true),
             ("really/long/path/to/the/file2", false, false),
         ];
@@ -182,9 +186,11 @@ mod tests {
     }
 
     #[test]
-    fn escaped_hash_is_a_pattern() {
-        let ignore = ignore(&[("", "\\#notes\n")]);
+    fn escaped_hash_and_bang_are_literal() {
+        let ignore = ignore(&[("", "*.md\n\\#notes\n\\!keep.md\n")]);
         assert!(ignore.is_ignored("#notes"));
+        assert!(ignore.is_ignored("!keep.md"));
+        assert!(ignore.is_ignored("keep.md"));
     }
 
     #[test]
