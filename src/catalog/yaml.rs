@@ -164,14 +164,16 @@ fn finish(builder: Builder<'_>) -> Result<Option<Value>, YamlError> {
     }
     let non_finite = builder.non_finite;
     let root = builder.into_root();
-    if non_finite {
-        if let Some(name) = root.as_ref().and_then(builder::first_non_finite) {
-            return Err(YamlError::Invalid {
-                detail: format!("json: unsupported value: {name}"),
-                line: None,
-                column: None,
-            });
-        }
+    if let Some(name) = root
+        .as_ref()
+        .filter(|_| non_finite)
+        .and_then(builder::first_non_finite)
+    {
+        return Err(YamlError::Invalid {
+            detail: format!("json: unsupported value: {name}"),
+            line: None,
+            column: None,
+        });
     }
     Ok(root)
 }

@@ -471,20 +471,19 @@ fn to_value(node: Node<'_>, non_finite: &mut bool) -> Value {
 }
 
 fn float(value: f64, non_finite: &mut bool) -> Value {
-    match Number::from_f64(value) {
-        Some(number) => Value::Number(number),
-        None => {
-            *non_finite = true;
-            // Go's `strconv.FormatFloat(f, 'g', -1, 64)` names.
-            let name = if value.is_nan() {
-                "NaN"
-            } else if value > 0.0 {
-                "+Inf"
-            } else {
-                "-Inf"
-            };
-            Value::String(format!("{NON_FINITE}{name}"))
-        }
+    if let Some(number) = Number::from_f64(value) {
+        Value::Number(number)
+    } else {
+        *non_finite = true;
+        // Go's `strconv.FormatFloat(f, 'g', -1, 64)` names.
+        let name = if value.is_nan() {
+            "NaN"
+        } else if value > 0.0 {
+            "+Inf"
+        } else {
+            "-Inf"
+        };
+        Value::String(format!("{NON_FINITE}{name}"))
     }
 }
 

@@ -1,6 +1,8 @@
 //! Map keys and Go-syntax value texts, as sigs.k8s.io/yaml's `convertToJSONableObject`
 //! and Go's `%#v` produce them.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 use super::resolve::Scalar;
@@ -133,11 +135,12 @@ fn go_quote(text: &str) -> String {
             '\r' => out.push_str("\\r"),
             c if c.is_control() => {
                 let code = u32::from(c);
-                if code < 0x10000 {
-                    out.push_str(&format!("\\u{code:04x}"));
+                // Writing to a String cannot fail.
+                let _ = if code < 0x10000 {
+                    write!(out, "\\u{code:04x}")
                 } else {
-                    out.push_str(&format!("\\U{code:08x}"));
-                }
+                    write!(out, "\\U{code:08x}")
+                };
             }
             c => out.push(c),
         }
@@ -181,7 +184,7 @@ mod tests {
             (1.5, "1.5"),
             (0.1, "0.1"),
             (-2.25, "-2.25"),
-            (3.141_592_653_589_79, "3.1415927"),
+            (1.234_567_89, "1.2345679"),
             (123_456.0, "123456"),
             (1e6, "1e+06"),
             (1_234_567.0, "1.234567e+06"),

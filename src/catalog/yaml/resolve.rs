@@ -41,22 +41,24 @@ pub(super) fn scalar<'a>(
         return Ok(Scalar::Str(text));
     };
     match core {
-        "str" => Ok(Scalar::Str(text)),
         "binary" => base64_decode(&text)
             .map(|bytes| Scalar::Str(Cow::Owned(go_lossy_utf8(&bytes))))
             .ok_or_else(|| "!!binary value contains invalid base64 data".to_owned()),
         "bool" | "int" | "float" | "null" => {
             let resolved = plain_scalar(Cow::Borrowed(&text));
-            let matches = match (&resolved, core) {
-                (Scalar::Bool(_), "bool") | (Scalar::Null, "null") => true,
-                (Scalar::Int(_) | Scalar::Uint(_), "int") | (Scalar::Float(_), "float") => true,
-                _ => false,
-            };
+            let matches = matches!(
+                (&resolved, core),
+                (Scalar::Bool(_), "bool")
+                    | (Scalar::Null, "null")
+                    | (Scalar::Int(_) | Scalar::Uint(_), "int")
+                    | (Scalar::Float(_), "float")
+            );
             if matches {
                 return Ok(resolved.into_owned());
             }
             match (resolved, core) {
                 // yaml.v2 widens an integer to `float64` for `!!float`, but not a `uint64`.
+                #[allow(clippy::cast_precision_loss)] // Go's float64(int) rounds too
                 (Scalar::Int(value), "float") => Ok(Scalar::Float(value as f64)),
                 (other, _) => Err(cannot_decode(&other, &text, core)),
             }
@@ -67,8 +69,8 @@ pub(super) fn scalar<'a>(
             &text,
             core,
         )),
-        // `!!map`, `!!seq`, `!!merge` and unknown core tags are not resolvable: the
-        // text is kept as a string.
+        // `!!str` keeps the text; `!!map`, `!!seq`, `!!merge` and unknown core tags
+        // are not resolvable, so yaml.v2 keeps the text as a string too.
         _ => Ok(Scalar::Str(text)),
     }
 }
@@ -165,7 +167,7 @@ fn go_parse_int(text: &str) -> Option<Scalar<'static>> {
     let magnitude = go_parse_uint(unsigned)?;
     if negative {
         return match magnitude {
-            0..=0x7fff_ffff_ffff_ffff => Some(Scalar::Int(-(magnitude as i64))),
+            0..=0x7fff_ffff_ffff_ffff => Some(Scalar::Int(-magnitude.cast_signed())),
             0x8000_0000_0000_0000 => Some(Scalar::Int(i64::MIN)),
             _ => None,
         };
@@ -241,9 +243,9 @@ fn go_parse_float(text: &str) -> Option<f64> {
     for &byte in &bytes[1..] {
         let ok = match byte {
             b'0'..=b'9' => true,
-            // Go accepts an underscore only between two digits.
-            b'_' => previous.is_ascii_digit(),
-            b'e' | b'E' => previous.is_ascii_digit(),
+            // Go accepts an underscore only between two digits; an exponent needs a
+            // digit before it.
+            b'_' | b'e' | b'E' => previous.is_ascii_digit(),
             b'+' | b'-' => matches!(previous, b'e' | b'E'),
             _ => false,
         };
@@ -269,7 +271,7 @@ fn base64_decode(text: &str) -> Option<Vec<u8>> {
         .bytes()
         .filter(|b| !matches!(b, b'\r' | b'\n'))
         .collect();
-    if symbols.len() % 4 != 0 {
+    if !symbols.len().is_multiple_of(4) {
         return None;
     }
     let value = |byte: u8| -> Option<u32> {
@@ -404,7 +406,8 @@ impl Cursor<'_> {
         let Some(day) = self.number(1, 2) else {
             return false;
         };
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let leap =
+            year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
         let days = match month {
             2 if leap => 29,
             2 => 28,
