@@ -131,7 +131,13 @@ fn syntax_error(builder: &Builder<'_>, error: &saphyr_parser::ScanError, text: &
             column: marker.col() + 1,
         };
     }
-    match messages::translate(error, text, builder.context()) {
+    let context = if error.info() == "misplaced bracket" && builder.only_flow_root() {
+        // The bracket comes after the end of the root collection.
+        messages::Context::Root
+    } else {
+        builder.context()
+    };
+    match messages::translate(error, text, context) {
         Translated::Error { text, line, column } => {
             YamlError::invalid(format!("yaml: {text}"), line, column)
         }

@@ -10,7 +10,7 @@ use saphyr_parser::{Event, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
 
 use super::keys::{self, Key};
-use super::messages::{Context, alias_name, char_position};
+use super::messages::{Context, alias_name, byte_offset, char_position};
 use super::resolve::{self, CORE_PREFIX, Scalar};
 
 /// Deepest nesting accepted. saphyr stops flow collections at 255 levels; block
@@ -83,6 +83,8 @@ struct Anchored<'a> {
 pub(super) struct Builder<'a> {
     text: &'a str,
     stack: Vec<Frame>,
+    /// Where each open collection starts (character index), for error texts.
+    starts: Vec<usize>,
     anchors: HashMap<usize, Anchored<'a>>,
     open_anchors: HashSet<usize>,
     root: Option<Value>,
@@ -103,6 +105,7 @@ impl<'a> Builder<'a> {
         Builder {
             text,
             stack: Vec::new(),
+            starts: Vec::new(),
             anchors: HashMap::new(),
             open_anchors: HashSet::new(),
             root: None,
@@ -121,14 +124,22 @@ impl<'a> Builder<'a> {
         self.root.is_some()
     }
 
-    /// The kind of the innermost open collection, for error texts. (saphyr raises the
-    /// errors that need it only in block context.)
+    /// The kind of the innermost open collection, for error texts.
     pub(super) fn context(&self) -> Context {
-        match self.stack.last() {
-            None => Context::Root,
-            Some(Frame::Mapping { .. }) => Context::BlockMapping,
-            Some(Frame::Sequence { .. }) => Context::BlockSequence,
+        let Some(&start) = self.starts.last() else {
+            return Context::Root;
+        };
+        match self.text[byte_offset(self.text, start)..].chars().next() {
+            Some(bracket @ ('[' | '{')) => Context::Flow(bracket),
+            _ if matches!(self.stack.last(), Some(Frame::Mapping { .. })) => Context::BlockMapping,
+            _ => Context::BlockSequence,
         }
+    }
+
+    /// Whether the only open collection is a flow collection: saphyr may fail on what
+    /// follows its closing bracket before reporting its end.
+    pub(super) fn only_flow_root(&self) -> bool {
+        self.stack.len() == 1 && matches!(self.context(), Context::Flow(_))
     }
 
     /// The finished value: `None` for a document without content.
@@ -224,6 +235,7 @@ impl<'a> Builder<'a> {
         if anchor != 0 {
             self.open_anchors.insert(anchor);
         }
+        self.starts.push(at);
         self.stack.push(if mapping {
             Frame::Mapping {
                 map: Map::new(),
@@ -243,6 +255,7 @@ impl<'a> Builder<'a> {
 
     fn close(&mut self, at: usize) {
         let frame = self.stack.pop().expect("saphyr balances collection events");
+        self.starts.pop();
         let (node, anchor, cost) = match frame {
             Frame::Mapping {
                 map, anchor, cost, ..

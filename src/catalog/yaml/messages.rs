@@ -20,6 +20,8 @@ pub(super) enum Context {
     Root,
     BlockMapping,
     BlockSequence,
+    /// A flow collection opened with this bracket.
+    Flow(char),
 }
 
 /// A saphyr error translated to yaml.v2's text.
@@ -62,9 +64,12 @@ pub(super) fn translate(error: &ScanError, text: &str, context: Context) -> Tran
                 column: at.column,
             };
         }
-        "comment intercepting the multiline text" => {
-            // libyaml ends the scalar at the comment; the next line is a new token
-            // that does not fit where it stands.
+        "comment intercepting the multiline text"
+        | "invalid trailing content after double-quoted scalar"
+        | "misplaced bracket" => {
+            // libyaml ends the scalar at the comment (or quote) and takes what follows
+            // as a new token, or a stray bracket as a collection end; the parser then
+            // finds a token that does not fit where it stands.
             at = next_token(text, byte_offset(text, marker.index()));
             let problem = match context {
                 Context::Root => {
@@ -75,6 +80,8 @@ pub(super) fn translate(error: &ScanError, text: &str, context: Context) -> Tran
                 }
                 Context::BlockMapping => "did not find expected key",
                 Context::BlockSequence => "did not find expected '-' indicator",
+                Context::Flow('{') => "did not find expected ',' or '}'",
+                Context::Flow(_) => "did not find expected ',' or ']'",
             };
             (problem.to_owned(), Stage::Parser)
         }
@@ -162,7 +169,7 @@ struct Position {
 }
 
 /// The byte offset of a character index (saphyr counts characters).
-fn byte_offset(text: &str, char_index: usize) -> usize {
+pub(super) fn byte_offset(text: &str, char_index: usize) -> usize {
     text.char_indices()
         .nth(char_index)
         .map_or(text.len(), |(offset, _)| offset)
@@ -184,18 +191,9 @@ fn position(text: &str, offset: usize) -> Position {
     }
 }
 
-/// Where libyaml's scanner stands at the end of the input: it forces a line break
-/// when the last line is not terminated.
+/// Where libyaml's scanner stands at the end of the input.
 fn end_of_stream(text: &str) -> Position {
-    let end = position(text, text.len());
-    if end.column > 1 {
-        Position {
-            line: end.line + 1,
-            column: 1,
-        }
-    } else {
-        end
-    }
+    position(text, text.len())
 }
 
 /// The first token after `from` that is not blank or a comment.
@@ -262,8 +260,6 @@ mod tests {
         assert_eq!((at.line, at.column), (2, 4));
         let at = position(text, text.len());
         assert_eq!((at.line, at.column), (3, 2));
-        let end = end_of_stream(text);
-        assert_eq!((end.line, end.column), (4, 1));
     }
 
     #[test]

@@ -256,7 +256,15 @@ fn syntax_errors_read_like_yaml_v2() {
         ),
         ("a: 1\nb\nc: 2\n", "line 3: could not find expected ':'"),
         ("a: \"abc\n", "line 2: found unexpected end of stream"),
-        ("a: 'abc", "line 2: found unexpected end of stream"),
+        ("a: 'abc", "found unexpected end of stream"),
+        ("a: 1\nb: 'abc", "line 2: found unexpected end of stream"),
+        ("a: \"x\" y\n", "did not find expected key"),
+        (
+            "- 1\n- 'x' y\n",
+            "line 1: did not find expected '-' indicator",
+        ),
+        ("a: {b: 1}}\n", "did not find expected key"),
+        ("a:\n  - 1\n  -2\n", "line 4: could not find expected ':'"),
         ("- a\nb: 1\n", "line 1: did not find expected '-' indicator"),
         ("a: 1\n- b\n", "line 1: did not find expected key"),
         (
@@ -295,6 +303,8 @@ fn trailing_content_is_refused() {
         ("a: 1\n...\nb: 2\n", (3, 1)),
         (" a: 1\nb: 2\n", (2, 1)),
         ("a\n# c\nb: 1\n", (3, 1)),
+        ("[a]]\n", (1, 4)),
+        ("{a: 1}}\n", (1, 7)),
     ];
     for (text, position) in cases {
         let error = document_to_json(text).expect_err(text);
@@ -350,7 +360,20 @@ fn deep_nesting_is_an_error_not_a_crash() {
 /// Every document of every YAML catalog file in the corpus converts.
 #[test]
 fn corpus_catalogs_convert() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/catalogs");
+    convert_corpus("catalogs");
+}
+
+/// Every document of every YAML file of the corpus's bundle directories (manifests
+/// and metadata) converts too.
+#[test]
+fn corpus_bundles_convert() {
+    convert_corpus("bundles");
+}
+
+fn convert_corpus(folder: &str) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(folder);
     if !root.is_dir() {
         eprintln!("skipping: corpus not found at {}", root.display());
         return;
