@@ -7,12 +7,14 @@
 // The catalog loader, the only caller, lands separately.
 #![cfg_attr(not(test), allow(dead_code))]
 
+mod binary;
 mod builder;
 mod keys;
 mod messages;
 mod resolve;
 #[cfg(test)]
 mod tests;
+mod timestamp;
 
 use saphyr_parser::Parser;
 use serde_json::Value;
