@@ -58,7 +58,8 @@ fn collect(command: clap::Command, pages: &mut Vec<(String, Vec<u8>)>) {
         .filter(|subcommand| !subcommand.is_hide_set())
         .cloned()
         .collect();
-    let man = clap_mangen::Man::new(command);
+    // Every page names the package and its version, as the root page does by default.
+    let man = clap_mangen::Man::new(command).source(concat!("fbc ", env!("CARGO_PKG_VERSION")));
     let mut page = Vec::new();
     man.render(&mut page)
         .expect("rendering into memory cannot fail");

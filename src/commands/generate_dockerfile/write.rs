@@ -50,18 +50,47 @@ pub(crate) fn write_new(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".fbc-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut file = builder.tempfile_in(directory)?;
+    let (mut file, temporary) = create_temporary(directory)?;
     file.write_all(contents)?;
-    file.as_file().sync_all()?;
-    file.persist_noclobber(path).map_err(|error| error.error)?;
-    Ok(())
+    file.sync_all()?;
+    drop(file);
+    // Renames with RENAME_NOREPLACE, or links then unlinks where that is missing.
+    temporary
+        .persist_noclobber(path)
+        .map_err(|error| error.error)
+}
+
+/// A new, uniquely named file in `directory`, removed again when the handle is dropped.
+/// Made here rather than by `tempfile::Builder`, whose errors name the temporary path
+/// instead of keeping the operating system's own error.
+fn create_temporary(directory: &Path) -> std::io::Result<(std::fs::File, tempfile::TempPath)> {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.subsec_nanos());
+    let mut attempt = 0_u32;
+    loop {
+        let name = format!(".fbc-{}-{seed:x}-{attempt}.tmp", std::process::id());
+        let candidate = directory.join(name);
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o666);
+        match options.open(&candidate) {
+            Ok(file) => {
+                return match tempfile::TempPath::try_from_path(&candidate) {
+                    Ok(temporary) => Ok((file, temporary)),
+                    Err(error) => {
+                        let _ = std::fs::remove_file(&candidate);
+                        Err(error)
+                    }
+                };
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
+                attempt += 1;
+            }
+            Err(error) => return Err(error),
+        }
+    }
 }
 
 #[cfg(test)]
