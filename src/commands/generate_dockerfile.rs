@@ -108,6 +108,10 @@ enum GenerateError {
         path: PathBuf,
         error: std::io::Error,
     },
+
+    #[error("write <stdout>: {}", go_message(error))]
+    #[diagnostic(code(fbc::generate::stdout))]
+    Stdout { error: std::io::Error },
 }
 
 /// Deprecation notice for `--binary-image`, opm's text as a warning.
@@ -241,10 +245,9 @@ fn print(text: &str) -> Result<(), GenerateError> {
         .and_then(|()| stdout.flush())
     {
         // A reader that stops early is not an error.
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(GenerateError::Write {
-            path: PathBuf::from("<stdout>"),
-            error,
-        }),
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(GenerateError::Stdout { error })
+        }
         _ => Ok(()),
     }
 }
