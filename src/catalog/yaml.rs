@@ -4,7 +4,6 @@
 //!
 //! Parsing is saphyr's; its error texts are translated to yaml.v2's.
 
-
 mod binary;
 mod builder;
 mod keys;
