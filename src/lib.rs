@@ -14,6 +14,7 @@ mod output;
 mod semver;
 #[allow(dead_code)]
 mod semver_range;
+mod validate;
 
 /// How a command ended, mapped to the process exit code in one place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +41,7 @@ impl From<ExitStatus> for std::process::ExitCode {
 pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
     match cli.command {
         cli::Command::Render(args) => commands::render::run(&args),
+        cli::Command::Validate(args) => commands::validate::run(&args),
         cli::Command::Generate(args) => match args.command {
             cli::GenerateCommand::Dockerfile(args) => commands::generate_dockerfile::run(&args),
         },

@@ -3,10 +3,12 @@
 mod completions;
 mod generate;
 mod render;
+mod validate;
 
 pub use completions::{CompletionsArgs, ManArgs};
 pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
 pub use render::{OutputFormat, RenderArgs};
+pub use validate::{ValidateArgs, ValidateFormat};
 
 /// `fbc --version`: the package version and the commit it was built from (see build.rs).
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("FBC_GIT_COMMIT"), ")");
@@ -23,6 +25,8 @@ pub struct Cli {
 pub enum Command {
     /// Render catalog directories into a stream of FBC blobs, as `opm render` does
     Render(RenderArgs),
+    /// Validate a catalog directory, as `opm validate` does, reporting every problem
+    Validate(ValidateArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),
     /// Print a shell completion script on stdout

@@ -4,3 +4,4 @@ pub(crate) mod completions;
 pub(crate) mod generate_dockerfile;
 pub(crate) mod man;
 pub(crate) mod render;
+pub(crate) mod validate;

@@ -64,7 +64,10 @@ mod tests {
         let dotted = format!("{}.b", "a".repeat(63));
         assert_eq!(
             label_errors(&dotted),
-            ["must be no more than 63 characters", "must not contain dots"]
+            [
+                "must be no more than 63 characters",
+                "must not contain dots"
+            ]
         );
     }
 }

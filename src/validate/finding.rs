@@ -3,16 +3,19 @@
 
 use crate::catalog::Location;
 
-/// How bad a finding is. Every rule opm enforces makes a catalog invalid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How bad a finding is. Every rule opm enforces makes a catalog invalid; lints
+/// beyond opm warn, unless `--strict` makes them errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Severity {
     Error,
+    Warning,
 }
 
 impl Severity {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
+            Severity::Warning => "warning",
         }
     }
 }
@@ -37,7 +40,7 @@ impl Finding {
     pub(crate) fn new(rule: Rule, message: String) -> Finding {
         Finding {
             rule,
-            severity: Severity::Error,
+            severity: rule.default_severity(),
             message,
             package: None,
             channel: None,
@@ -77,12 +80,48 @@ impl Finding {
         self.help = Some(help);
         self
     }
+
+    /// The order findings are reported in: by package (catalog-wide ones first),
+    /// then where they are, then by rule.
+    pub(crate) fn sort_key(&self) -> impl Ord + '_ {
+        (
+            self.package.as_deref(),
+            self.locations.first(),
+            self.rule,
+            self.channel.as_deref(),
+            self.bundle.as_deref(),
+            self.message.as_str(),
+        )
+    }
+}
+
+/// Findings in the order they were found, and the one error opm would stop at.
+#[derive(Debug, Default)]
+pub(crate) struct Collector {
+    pub(crate) findings: Vec<Finding>,
+    /// The first problem opm's `ConvertToModel` reports; it checks nothing after it.
+    pub(crate) opm_error: Option<String>,
+}
+
+impl Collector {
+    /// A problem opm stops at (when it is the first one).
+    pub(crate) fn fail_fast(&mut self, finding: Finding) {
+        if self.opm_error.is_none() {
+            self.opm_error = Some(finding.message.clone());
+        }
+        self.findings.push(finding);
+    }
+
+    /// A problem opm reports elsewhere, differently, or not at all.
+    pub(crate) fn push(&mut self, finding: Finding) {
+        self.findings.push(finding);
+    }
 }
 
 macro_rules! rules {
-    ($($variant:ident => $id:literal, $summary:literal;)*) => {
+    ($($variant:ident => $id:literal, $severity:ident, $summary:literal;)*) => {
         /// The rules fbc checks, each with a stable id.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub(crate) enum Rule {
             $($variant,)*
         }
@@ -98,6 +137,18 @@ macro_rules! rules {
                 }
             }
 
+            /// Errors are opm's rules; warnings are lints beyond opm.
+            pub(crate) fn default_severity(self) -> Severity {
+                match self {
+                    $(Rule::$variant => Severity::$severity,)*
+                }
+            }
+
+            /// The rule with this id.
+            pub(crate) fn from_id(id: &str) -> Option<Rule> {
+                Rule::ALL.iter().copied().find(|rule| rule.id() == id)
+            }
+
             /// One line saying what the rule requires.
             pub(crate) fn summary(self) -> &'static str {
                 match self {
@@ -109,50 +160,57 @@ macro_rules! rules {
 }
 
 rules! {
-    PackageNameMissing => "package-name-missing", "every olm.package has a name";
-    PackageDuplicate => "package-duplicate", "a package is declared once";
-    PackageNameInvalid => "package-name-invalid", "package names are RFC 1123 labels";
-    PackageDefaultChannelMissing => "package-default-channel-missing", "a package names its default channel";
-    PackageDefaultChannelUndefined => "package-default-channel-undefined", "the default channel is a channel of the package";
-    PackageWithoutChannels => "package-without-channels", "a package has at least one channel";
-    PackageDuplicateVersions => "package-duplicate-versions", "bundles of a package have distinct versions";
-    ChannelUnknownPackage => "channel-unknown-package", "a channel belongs to a declared package";
-    ChannelNameMissing => "channel-name-missing", "every olm.channel has a name";
-    ChannelDuplicate => "channel-duplicate", "a channel is declared once per package";
-    ChannelEntryDuplicate => "channel-entry-duplicate", "a channel lists a bundle once";
-    ChannelEntryWithoutBundle => "channel-entry-without-bundle", "every channel entry has an olm.bundle blob";
-    ChannelEmpty => "channel-empty", "a channel has at least one entry";
-    ChannelNoHead => "channel-no-head", "a channel has a head: an entry nothing replaces or skips";
-    ChannelMultipleHeads => "channel-multiple-heads", "a channel has exactly one head";
-    ChannelReplacesCycle => "channel-replaces-cycle", "the replaces chain from the head has no cycle";
-    ChannelStrandedBundles => "channel-stranded-bundles", "every entry is on the replaces chain from the head or skipped";
-    BundlePackageMissing => "bundle-package-missing", "every olm.bundle names its package";
-    BundleUnknownPackage => "bundle-unknown-package", "a bundle belongs to a declared package";
-    BundleDuplicate => "bundle-duplicate", "a bundle is declared once per package";
-    BundlePropertyInvalid => "bundle-property-invalid", "bundle properties decode as their type requires";
-    BundlePackagePropertyCount => "bundle-package-property-count", "a bundle has exactly one olm.package property";
-    BundlePackagePropertyMismatch => "bundle-package-property-mismatch", "the olm.package property names the bundle's package";
-    BundleImageInvalid => "bundle-image-invalid", "bundle images are valid image pull specs";
-    BundleRelatedImageInvalid => "bundle-related-image-invalid", "related images are valid image pull specs";
-    BundleVersionInvalid => "bundle-version-invalid", "bundle versions are semantic versions";
-    BundleReleaseInvalid => "bundle-release-invalid", "bundle releases are dot-separated pre-release identifiers of at most 20 characters";
-    BundleNotInChannel => "bundle-not-in-channel", "every bundle is an entry of a channel of its package";
-    BundleNameMissing => "bundle-name-missing", "every channel entry has a name";
-    BundleNameNotNormalized => "bundle-name-not-normalized", "a bundle with a release is named <package>-v<version>-<release>";
-    BundleSkipEmpty => "bundle-skip-empty", "skips lists no empty names";
-    BundleSkipRangeInvalid => "bundle-skip-range-invalid", "skipRange is a valid semver range";
-    BundleImageMissing => "bundle-image-missing", "a bundle has an image or embedded objects";
-    BundleBuildMetadataWithRelease => "bundle-build-metadata-with-release", "a version with build metadata has no release";
-    DeprecationPackageMissing => "deprecation-package-missing", "every olm.deprecations blob names its package";
-    DeprecationUnknownPackage => "deprecation-unknown-package", "deprecations apply to a declared package";
-    DeprecationDuplicate => "deprecation-duplicate", "a package has at most one olm.deprecations blob";
-    DeprecationSchemaMissing => "deprecation-schema-missing", "every deprecation entry names a schema";
-    DeprecationEntryDuplicate => "deprecation-entry-duplicate", "an object is deprecated once";
-    DeprecationUnknownBundle => "deprecation-unknown-bundle", "deprecated bundles exist";
-    DeprecationUnknownChannel => "deprecation-unknown-channel", "deprecated channels exist";
-    DeprecationPackageNameSet => "deprecation-package-name-set", "a package deprecation names no package";
-    DeprecationUnknownSchema => "deprecation-unknown-schema", "deprecation entries reference olm.package, olm.channel or olm.bundle";
-    DeprecationMessageMissing => "deprecation-message-missing", "every deprecation has a message";
+    PackageNameMissing => "package-name-missing", Error, "every olm.package has a name";
+    PackageDuplicate => "package-duplicate", Error, "a package is declared once";
+    PackageNameInvalid => "package-name-invalid", Error, "package names are RFC 1123 labels";
+    PackageDefaultChannelMissing => "package-default-channel-missing", Error, "a package names its default channel";
+    PackageDefaultChannelUndefined => "package-default-channel-undefined", Error, "the default channel is a channel of the package";
+    PackageWithoutChannels => "package-without-channels", Error, "a package has at least one channel";
+    PackageDuplicateVersions => "package-duplicate-versions", Error, "bundles of a package have distinct versions";
+    ChannelUnknownPackage => "channel-unknown-package", Error, "a channel belongs to a declared package";
+    ChannelNameMissing => "channel-name-missing", Error, "every olm.channel has a name";
+    ChannelDuplicate => "channel-duplicate", Error, "a channel is declared once per package";
+    ChannelEntryDuplicate => "channel-entry-duplicate", Error, "a channel lists a bundle once";
+    ChannelEntryWithoutBundle => "channel-entry-without-bundle", Error, "every channel entry has an olm.bundle blob";
+    ChannelEmpty => "channel-empty", Error, "a channel has at least one entry";
+    ChannelNoHead => "channel-no-head", Error, "a channel has a head: an entry nothing replaces or skips";
+    ChannelMultipleHeads => "channel-multiple-heads", Error, "a channel has exactly one head";
+    ChannelReplacesCycle => "channel-replaces-cycle", Error, "the replaces chain from the head has no cycle";
+    ChannelStrandedBundles => "channel-stranded-bundles", Error, "every entry is on the replaces chain from the head or skipped";
+    BundlePackageMissing => "bundle-package-missing", Error, "every olm.bundle names its package";
+    BundleUnknownPackage => "bundle-unknown-package", Error, "a bundle belongs to a declared package";
+    BundleDuplicate => "bundle-duplicate", Error, "a bundle is declared once per package";
+    BundlePropertyInvalid => "bundle-property-invalid", Error, "bundle properties decode as their type requires";
+    BundlePackagePropertyCount => "bundle-package-property-count", Error, "a bundle has exactly one olm.package property";
+    BundlePackagePropertyMismatch => "bundle-package-property-mismatch", Error, "the olm.package property names the bundle's package";
+    BundleImageInvalid => "bundle-image-invalid", Error, "bundle images are valid image pull specs";
+    BundleRelatedImageInvalid => "bundle-related-image-invalid", Error, "related images are valid image pull specs";
+    BundleVersionInvalid => "bundle-version-invalid", Error, "bundle versions are semantic versions";
+    BundleReleaseInvalid => "bundle-release-invalid", Error, "bundle releases are dot-separated pre-release identifiers of at most 20 characters";
+    BundleNotInChannel => "bundle-not-in-channel", Error, "every bundle is an entry of a channel of its package";
+    BundleNameMissing => "bundle-name-missing", Error, "every channel entry has a name";
+    BundleNameNotNormalized => "bundle-name-not-normalized", Error, "a bundle with a release is named <package>-v<version>-<release>";
+    BundleSkipEmpty => "bundle-skip-empty", Error, "skips lists no empty names";
+    BundleSkipRangeInvalid => "bundle-skip-range-invalid", Error, "skipRange is a valid semver range";
+    BundleImageMissing => "bundle-image-missing", Error, "a bundle has an image or embedded objects";
+    BundleBuildMetadataWithRelease => "bundle-build-metadata-with-release", Error, "a version with build metadata has no release";
+    DeprecationPackageMissing => "deprecation-package-missing", Error, "every olm.deprecations blob names its package";
+    DeprecationUnknownPackage => "deprecation-unknown-package", Error, "deprecations apply to a declared package";
+    DeprecationDuplicate => "deprecation-duplicate", Error, "a package has at most one olm.deprecations blob";
+    DeprecationSchemaMissing => "deprecation-schema-missing", Error, "every deprecation entry names a schema";
+    DeprecationEntryDuplicate => "deprecation-entry-duplicate", Error, "an object is deprecated once";
+    DeprecationUnknownBundle => "deprecation-unknown-bundle", Error, "deprecated bundles exist";
+    DeprecationUnknownChannel => "deprecation-unknown-channel", Error, "deprecated channels exist";
+    DeprecationPackageNameSet => "deprecation-package-name-set", Error, "a package deprecation names no package";
+    DeprecationUnknownSchema => "deprecation-unknown-schema", Error, "deprecation entries reference olm.package, olm.channel or olm.bundle";
+    DeprecationMessageMissing => "deprecation-message-missing", Error, "every deprecation has a message";
+    YamlImplicitType => "yaml-implicit-type", Warning, "unquoted YAML scalars that YAML 1.1 reads as booleans or numbers are quoted";
+    SkipRangeExtraHead => "skip-range-extra-head", Warning, "entries covered by a skipRange of their channel are also replaced or skipped";
+    ReplacesUnknownBundle => "replaces-unknown-bundle", Warning, "only the tail of a channel replaces a bundle missing from the catalog";
+    ImageNotPinned => "image-not-pinned", Warning, "bundle and related images are pinned by digest";
+    BundleObjectPresent => "bundle-object-present", Warning, "bundles carry olm.csv.metadata instead of olm.bundle.object";
+    SchemaViolation => "schema-violation", Error, "blobs match the JSON Schema of their kind, where opm requires it";
+    SchemaWarning => "schema-warning", Warning, "blobs match the JSON Schema of their kind";
 }
 
 #[cfg(test)]

@@ -39,7 +39,11 @@ pub(crate) fn pull_spec_error(spec: &str) -> Option<String> {
 /// `ParseNormalizedNamed`: reject bare image ids, add the default domain and
 /// `library/`, insist on a lowercase repository, then parse the full reference.
 pub(crate) fn parse_normalized_named(spec: &str) -> Result<(), ReferenceError> {
-    if spec.len() == 64 && spec.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+    if spec.len() == 64
+        && spec
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         return Err(ReferenceError::Identifier(spec.to_owned()));
     }
     let (domain, remainder) = split_docker_domain(spec);
@@ -164,14 +168,17 @@ fn is_domain(text: &str) -> bool {
         Some((host, port)) => (host, Some(port)),
         None => (text, None),
     };
-    let port_ok = port.is_none_or(|port| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()));
+    let port_ok =
+        port.is_none_or(|port| !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()));
     port_ok
         && host.split('.').all(|part| {
             let bytes = part.as_bytes();
             !bytes.is_empty()
                 && bytes[0].is_ascii_alphanumeric()
                 && bytes[bytes.len() - 1].is_ascii_alphanumeric()
-                && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
         })
 }
 
@@ -201,7 +208,9 @@ fn is_digest(digest: &str) -> bool {
 
 /// go-digest v1.0.0 `Digest.Validate` on a digest the grammar accepted.
 fn validate_digest(digest: &str) -> Result<(), ReferenceError> {
-    let (algorithm, encoded) = digest.split_once(':').expect("the grammar requires a colon");
+    let (algorithm, encoded) = digest
+        .split_once(':')
+        .expect("the grammar requires a colon");
     let size = match algorithm {
         "sha256" => 32,
         "sha384" => 48,
@@ -209,7 +218,10 @@ fn validate_digest(digest: &str) -> Result<(), ReferenceError> {
         _ => {
             // Unknown algorithms must still fit go-digest's own, lowercase grammar.
             let lowercase_parts = algorithm.split(['.', '+', '_', '-']).all(|part| {
-                !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                !part.is_empty()
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
             });
             return Err(if lowercase_parts {
                 ReferenceError::DigestUnsupported
@@ -221,7 +233,10 @@ fn validate_digest(digest: &str) -> Result<(), ReferenceError> {
     if encoded.len() != size * 2 {
         return Err(ReferenceError::DigestLength);
     }
-    if encoded.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+    if encoded
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         Ok(())
     } else {
         Err(ReferenceError::DigestFormat)
@@ -259,21 +274,65 @@ mod tests {
     #[test]
     fn messages_match_the_library() {
         let cases = [
-            (HEX64.to_owned(), format!("invalid repository name ({HEX64}), cannot specify 64-byte hexadecimal strings")),
-            ("quay.io/Foo/bar".to_owned(), "invalid reference format: repository name must be lowercase".to_owned()),
-            ("quay.io/foo/bar:".to_owned(), "invalid reference format".to_owned()),
-            ("quay.io/foo/bar:a:b".to_owned(), "invalid reference format".to_owned()),
-            ("quay.io/foo//bar".to_owned(), "invalid reference format".to_owned()),
+            (
+                HEX64.to_owned(),
+                format!(
+                    "invalid repository name ({HEX64}), cannot specify 64-byte hexadecimal strings"
+                ),
+            ),
+            (
+                "quay.io/Foo/bar".to_owned(),
+                "invalid reference format: repository name must be lowercase".to_owned(),
+            ),
+            (
+                "quay.io/foo/bar:".to_owned(),
+                "invalid reference format".to_owned(),
+            ),
+            (
+                "quay.io/foo/bar:a:b".to_owned(),
+                "invalid reference format".to_owned(),
+            ),
+            (
+                "quay.io/foo//bar".to_owned(),
+                "invalid reference format".to_owned(),
+            ),
             ("foo:-tag".to_owned(), "invalid reference format".to_owned()),
-            (format!("quay.io/foo@ssha256:{HEX64}"), "unsupported digest algorithm".to_owned()),
-            (format!("quay.io/foo@md5:{}", &HEX64[..32]), "unsupported digest algorithm".to_owned()),
-            ("quay.io/foo@md5:abc".to_owned(), "invalid reference format".to_owned()),
-            (format!("quay.io/foo@sha256:{}", &HEX64[..40]), "invalid checksum digest length".to_owned()),
-            (format!("quay.io/foo@sha256:{}", HEX64.to_uppercase()), "invalid checksum digest format".to_owned()),
-            (format!("quay.io/foo:v1@SHA256:{HEX64}"), "invalid checksum digest format".to_owned()),
-            (format!("quay.io/foo@SHA256:{HEX64}"), "invalid reference format: repository name must be lowercase".to_owned()),
-            (format!("quay.io/{}", "a".repeat(250)), "repository name must not be more than 255 characters".to_owned()),
-            ("foo:\u{130}".to_owned(), "repository name must be lowercase".to_owned()),
+            (
+                format!("quay.io/foo@ssha256:{HEX64}"),
+                "unsupported digest algorithm".to_owned(),
+            ),
+            (
+                format!("quay.io/foo@md5:{}", &HEX64[..32]),
+                "unsupported digest algorithm".to_owned(),
+            ),
+            (
+                "quay.io/foo@md5:abc".to_owned(),
+                "invalid reference format".to_owned(),
+            ),
+            (
+                format!("quay.io/foo@sha256:{}", &HEX64[..40]),
+                "invalid checksum digest length".to_owned(),
+            ),
+            (
+                format!("quay.io/foo@sha256:{}", HEX64.to_uppercase()),
+                "invalid checksum digest format".to_owned(),
+            ),
+            (
+                format!("quay.io/foo:v1@SHA256:{HEX64}"),
+                "invalid checksum digest format".to_owned(),
+            ),
+            (
+                format!("quay.io/foo@SHA256:{HEX64}"),
+                "invalid reference format: repository name must be lowercase".to_owned(),
+            ),
+            (
+                format!("quay.io/{}", "a".repeat(250)),
+                "repository name must not be more than 255 characters".to_owned(),
+            ),
+            (
+                "foo:\u{130}".to_owned(),
+                "repository name must be lowercase".to_owned(),
+            ),
         ];
         for (spec, expected) in cases {
             assert_eq!(check(&spec), Err(expected), "{spec}");
@@ -283,7 +342,10 @@ mod tests {
     #[test]
     fn the_default_domain_counts_towards_the_name_length() {
         // `docker.io/library/` makes a 240-character name too long.
-        assert_eq!(check(&"a".repeat(240)), Err("repository name must not be more than 255 characters".to_owned()));
+        assert_eq!(
+            check(&"a".repeat(240)),
+            Err("repository name must not be more than 255 characters".to_owned())
+        );
         assert_eq!(check(&"a".repeat(237)), Ok(()));
     }
 
@@ -292,7 +354,9 @@ mod tests {
         assert_eq!(pull_spec_error("quay.io/foo"), None);
         assert_eq!(
             pull_spec_error("quay.io/Foo").as_deref(),
-            Some("invalid image pull spec \"quay.io/Foo\": invalid reference format: repository name must be lowercase")
+            Some(
+                "invalid image pull spec \"quay.io/Foo\": invalid reference format: repository name must be lowercase"
+            )
         );
     }
 }

@@ -68,7 +68,11 @@ impl ErrorTree {
         let base: String = base.into_iter().collect();
         for (index, child) in children.iter().enumerate() {
             let child_last = index + 1 == children.len();
-            let marker = if child_last { "└── " } else { "├── " };
+            let marker = if child_last {
+                "└── "
+            } else {
+                "├── "
+            };
             child.render_into(&format!("{base}{marker}"), child_last, out);
         }
     }

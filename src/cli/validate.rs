@@ -1,0 +1,46 @@
+//! Arguments of `fbc validate`.
+
+use std::path::PathBuf;
+
+/// Output formats of `fbc validate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ValidateFormat {
+    /// Findings grouped by package on stderr, with source snippets on a terminal
+    Text,
+    /// opm's `{"passed", "error": {"message"}}` object plus every finding
+    Json,
+    /// The same as YAML, in opm's shape (keys sorted)
+    Yaml,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF viewers
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...::...`)
+    Github,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Validate a catalog directory, as `opm validate` does, reporting every problem",
+    long_about = "Validate a catalog directory, as `opm validate` does, reporting every problem.\n\n\
+The verdict is opm's, and each problem opm knows is reported in opm's words, but all \
+of them at once, each with a rule id and the file and line of the blobs involved. \
+Lints beyond opm (unpinned images, extra heads from a skipRange, ...) are warnings \
+unless --strict is given.\n\n\
+Exit status: 0 valid, 1 invalid (or warnings with --strict), 2 the catalog could not be loaded."
+)]
+pub struct ValidateArgs {
+    /// Catalog directory to validate
+    #[arg(value_name = "DIR")]
+    pub directory: PathBuf,
+
+    /// Output format (default: text on stderr)
+    #[arg(short, long, value_enum, default_value_t = ValidateFormat::Text)]
+    pub output: ValidateFormat,
+
+    /// Treat warnings from lints as errors
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Disable a lint by its rule id (repeatable)
+    #[arg(long, value_name = "RULE", value_parser = clap::builder::PossibleValuesParser::new(crate::validate::lint_ids()))]
+    pub allow: Vec<String>,
+}

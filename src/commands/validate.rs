@@ -1,0 +1,68 @@
+//! `fbc validate`: load a catalog directory, validate it, report the findings in
+//! the chosen format and exit 0 (valid), 1 (invalid) or 2 (not loadable).
+
+use std::io::Write as _;
+use std::path::Path;
+
+use crate::ExitStatus;
+use crate::catalog;
+use crate::cli::{ValidateArgs, ValidateFormat};
+use crate::validate::report::{self, Outcome, Settings};
+use crate::validate::{Rule, validate};
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+enum ValidateError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Load(#[from] catalog::LoadErrors),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Access(#[from] catalog::LoadError),
+    #[error("cannot write the report: {0}")]
+    #[diagnostic(code(fbc::validate::write))]
+    Write(#[source] std::io::Error),
+}
+
+pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
+    let settings = Settings {
+        strict: args.strict,
+        allowed: args
+            .allow
+            .iter()
+            .filter_map(|id| Rule::from_id(id))
+            .collect(),
+    };
+    let outcome = check(&args.directory, &settings)?;
+    let text = match args.output {
+        ValidateFormat::Text => {
+            let fancy = crate::output::diagnostics::stderr_is_fancy();
+            eprint!("{}", report::text::write(&outcome, fancy));
+            String::new()
+        }
+        ValidateFormat::Json => report::json::write(&outcome),
+        ValidateFormat::Yaml => report::yaml::write(&outcome),
+        ValidateFormat::Sarif => report::sarif::write(&outcome),
+        ValidateFormat::Github => report::github::write(&outcome),
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => {}
+        // A reader that stops early is not an error.
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(error) => return Err(ValidateError::Write(error).into()),
+    }
+    Ok(if outcome.passed {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}
+
+fn check(directory: &Path, settings: &Settings) -> Result<Outcome, ValidateError> {
+    catalog::require_directory(directory)?;
+    let loaded = catalog::load_directory(directory)?;
+    Ok(Outcome::new(validate(&loaded), settings))
+}

@@ -1,0 +1,170 @@
+//! Lints beyond opm: problems opm accepts that bite later (extra heads from a
+//! skipRange, replaces edges into nothing, tags instead of digests, bundle
+//! objects). They warn; `--strict` makes them errors.
+
+use std::collections::BTreeSet;
+
+use crate::catalog::Catalog;
+use crate::go::fmt::quote;
+use crate::model::property::BUNDLE_OBJECT;
+use crate::semver_range::Range;
+
+use super::chain;
+use super::finding::{Collector, Finding, Rule};
+use super::model::{Model, ModelChannel, ModelPackage};
+
+pub(crate) fn check(catalog: &Catalog, model: &Model<'_>, collector: &mut Collector) {
+    for package in model.packages.values() {
+        for channel in package.channels.values() {
+            skip_range_heads(package, channel, collector);
+            replaces_unknown(package, channel, collector);
+        }
+    }
+    for bundle in &catalog.bundles {
+        let item = &bundle.item;
+        let finding = |rule, message| {
+            Finding::new(rule, message)
+                .package(&item.package)
+                .bundle(&item.name)
+                .at(&bundle.location)
+        };
+        if !item.image.is_empty() && !is_pinned(&item.image) {
+            let message = format!(
+                "bundle image {} is not pinned by digest",
+                quote(&item.image)
+            );
+            collector.push(finding(Rule::ImageNotPinned, message).help(PIN_HELP));
+        }
+        for related in &item.related_images {
+            if !related.image.is_empty() && !is_pinned(&related.image) {
+                let message = format!(
+                    "related image {} ({}) is not pinned by digest",
+                    quote(&related.name),
+                    quote(&related.image)
+                );
+                collector.push(finding(Rule::ImageNotPinned, message).help(PIN_HELP));
+            }
+        }
+        if item.properties.iter().any(|p| p.kind == BUNDLE_OBJECT) {
+            let message = "bundle still carries olm.bundle.object properties".to_owned();
+            collector.push(finding(Rule::BundleObjectPresent, message).help(
+                "olm.bundle.object embeds whole manifests; migrate to olm.csv.metadata with \
+                 `fbc render --migrate` (opm: `opm render --migrate-level \
+                 bundle-object-to-csv-metadata`)",
+            ));
+        }
+    }
+}
+
+const PIN_HELP: &str = "a tag can move; reference the image as name@sha256:<digest> so that \
+                        the catalog always installs what was tested";
+
+/// A digest reference (`name@algorithm:hex`), possibly with a tag before it.
+fn is_pinned(image: &str) -> bool {
+    image
+        .rsplit_once('@')
+        .is_some_and(|(_, digest)| digest.contains(':'))
+}
+
+/// opm's head check ignores skipRange, so a bundle only covered by a skipRange
+/// of its channel is a head of its own.
+fn skip_range_heads(
+    package: &ModelPackage<'_>,
+    channel: &ModelChannel<'_>,
+    collector: &mut Collector,
+) {
+    let heads = chain::heads(&channel.entries);
+    if heads.len() < 2 {
+        return;
+    }
+    for head in heads {
+        let Some(version) = package
+            .bundles
+            .get(head)
+            .and_then(|blob| blob.version.as_ref())
+        else {
+            continue;
+        };
+        let cover = channel.entries.values().find(|entry| {
+            entry.name != head
+                && !entry.skip_range.is_empty()
+                && Range::parse(&entry.skip_range).is_ok_and(|range| range.contains(version))
+        });
+        let Some(cover) = cover else { continue };
+        let message = format!(
+            "bundle {} is covered by skipRange {} of {} in the same channel, but nothing replaces or skips it, so it is a channel head",
+            quote(head),
+            quote(&cover.skip_range),
+            quote(&cover.name)
+        );
+        let mut finding = Finding::new(Rule::SkipRangeExtraHead, message)
+            .package(package.name())
+            .channel(channel.name)
+            .bundle(head)
+            .at(channel.location_or(package.location()))
+            .help(
+                "opm counts only replaces and skips as edges when it looks for the channel \
+                 head; list the bundle in `skips` of the entry whose skipRange covers it, \
+                 or make that entry `replaces` it",
+            );
+        if let Some(blob) = package.bundles.get(head) {
+            finding = finding.at(&blob.blob.location);
+        }
+        collector.push(finding);
+    }
+}
+
+/// A `replaces` naming a bundle that exists nowhere in the package is only
+/// expected of the tail of the channel (the oldest bundle kept in the catalog).
+fn replaces_unknown(
+    package: &ModelPackage<'_>,
+    channel: &ModelChannel<'_>,
+    collector: &mut Collector,
+) {
+    let tail = chain::tail(&channel.entries);
+    let known: BTreeSet<&str> = package
+        .channels
+        .values()
+        .flat_map(|channel| channel.entries.keys().copied())
+        .chain(package.bundles.keys().copied())
+        .collect();
+    for entry in channel.entries.values() {
+        if entry.replaces.is_empty()
+            || known.contains(entry.replaces.as_str())
+            || Some(entry.name.as_str()) == tail
+        {
+            continue;
+        }
+        let message = format!(
+            "bundle {} replaces {}, which is not in the catalog",
+            quote(&entry.name),
+            quote(&entry.replaces)
+        );
+        let mut finding = Finding::new(Rule::ReplacesUnknownBundle, message)
+            .package(package.name())
+            .channel(channel.name)
+            .bundle(&entry.name)
+            .at(channel.location_or(package.location()))
+            .help(
+                "only the tail of a channel may replace a bundle that is gone; elsewhere \
+                 the edge leads nowhere: fix the name or drop the replaces",
+            );
+        if let Some(blob) = package.bundles.get(entry.name.as_str()) {
+            finding = finding.at(&blob.blob.location);
+        }
+        collector.push(finding);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_count_as_pinned() {
+        assert!(is_pinned("quay.io/a/b@sha256:abc"));
+        assert!(is_pinned("quay.io/a/b:v1@sha256:abc"));
+        assert!(!is_pinned("quay.io/a/b:v1"));
+        assert!(!is_pinned("localhost:5000/a"));
+    }
+}

@@ -1,0 +1,59 @@
+//! Catalog validation: every rule opm enforces (spec §3), with opm's verdict and
+//! message texts, plus lints beyond opm. Nothing stops at the first problem: each
+//! becomes a [`Finding`], and opm's own error text is kept for compatible output.
+
+mod chain;
+mod checks;
+mod convert;
+mod deprecations;
+mod dns;
+pub(crate) mod finding;
+mod image;
+mod lints;
+mod model;
+mod properties;
+pub(crate) mod report;
+mod tree;
+
+pub(crate) use finding::{Finding, Rule, Severity};
+
+use crate::catalog::Catalog;
+
+/// The outcome of validating one catalog.
+#[derive(Debug)]
+pub(crate) struct Validation {
+    /// Every finding, in a deterministic order: by package, then by location.
+    pub(crate) findings: Vec<Finding>,
+    /// The error text `opm validate` prints for this catalog; `None` when opm
+    /// finds it valid.
+    pub(crate) opm_message: Option<String>,
+}
+
+/// Validates a loaded catalog.
+pub(crate) fn validate(catalog: &Catalog) -> Validation {
+    let mut collector = finding::Collector::default();
+    let mut model = convert::convert(catalog, &mut collector);
+    deprecations::apply(catalog, &mut model, &mut collector);
+    let tree = checks::validate(&model, &mut collector);
+    lints::check(catalog, &model, &mut collector);
+    let opm_message = collector
+        .opm_error
+        .take()
+        .or_else(|| tree.map(|tree| tree.render()));
+    let mut findings = collector.findings;
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.dedup();
+    Validation {
+        findings,
+        opm_message,
+    }
+}
+
+/// The ids of the lints, the rules `--allow` can turn off.
+pub(crate) fn lint_ids() -> Vec<&'static str> {
+    Rule::ALL
+        .iter()
+        .filter(|rule| rule.default_severity() == Severity::Warning)
+        .map(|rule| rule.id())
+        .collect()
+}

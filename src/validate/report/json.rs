@@ -1,0 +1,150 @@
+//! `-o json`: opm's `{"passed": ..., "error": {"message": ...}}` written as Go's
+//! `json.MarshalIndent(v, "", "  ")` writes it (HTML characters escaped), with
+//! every finding added under `findings`.
+
+use std::borrow::Cow;
+
+use super::{Outcome, display_path};
+use crate::output::node::Node;
+use crate::validate::Finding;
+
+/// The whole report, ending with a newline.
+pub(crate) fn write(outcome: &Outcome) -> String {
+    let mut fields = vec![("passed".into(), Node::Bool(outcome.passed))];
+    if let Some(message) = &outcome.opm_message {
+        fields.push((
+            "error".into(),
+            Node::Object(vec![("message".into(), Node::str(message))]),
+        ));
+    }
+    fields.push((
+        "findings".into(),
+        Node::Array(outcome.findings.iter().map(finding_node).collect()),
+    ));
+    let mut out = Vec::new();
+    write_node(&Node::Object(fields), 0, &mut out);
+    out.push(b'\n');
+    String::from_utf8(out).expect("the writer emits UTF-8")
+}
+
+/// One finding as an object; absent package, channel, bundle and help are left out.
+pub(crate) fn finding_node(finding: &Finding) -> Node<'_> {
+    let mut fields: Vec<(Cow<'_, str>, Node<'_>)> = vec![
+        ("rule".into(), Node::str(finding.rule.id())),
+        ("severity".into(), Node::str(finding.severity.as_str())),
+        ("message".into(), Node::str(&finding.message)),
+    ];
+    for (key, value) in [
+        ("package", &finding.package),
+        ("channel", &finding.channel),
+        ("bundle", &finding.bundle),
+    ] {
+        if let Some(value) = value {
+            fields.push((key.into(), Node::str(value)));
+        }
+    }
+    let locations = finding.locations.iter().map(|location| {
+        Node::Object(vec![
+            (
+                "file".into(),
+                Node::String(display_path(&location.file).into()),
+            ),
+            ("line".into(), number(location.line)),
+            ("column".into(), number(location.column)),
+        ])
+    });
+    fields.push(("locations".into(), Node::Array(locations.collect())));
+    if let Some(help) = finding.help {
+        fields.push(("help".into(), Node::str(help)));
+    }
+    Node::Object(fields)
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn number(value: usize) -> Node<'static> {
+    // Lines and columns are far below 2^53.
+    Node::Number(value as f64)
+}
+
+fn newline(out: &mut Vec<u8>, depth: usize) {
+    out.push(b'\n');
+    out.extend(std::iter::repeat_n(b' ', depth * 2));
+}
+
+fn write_node(node: &Node<'_>, depth: usize, out: &mut Vec<u8>) {
+    match node {
+        Node::Array(items) if !items.is_empty() => {
+            out.push(b'[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                newline(out, depth + 1);
+                write_node(item, depth + 1, out);
+            }
+            newline(out, depth);
+            out.push(b']');
+        }
+        Node::Object(fields) if !fields.is_empty() => {
+            out.push(b'{');
+            for (index, (key, value)) in fields.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                newline(out, depth + 1);
+                write_string(key, out);
+                out.extend_from_slice(b": ");
+                write_node(value, depth + 1, out);
+            }
+            newline(out, depth);
+            out.push(b'}');
+        }
+        Node::String(text) => write_string(text, out),
+        other => crate::output::json::write_compact(other, out),
+    }
+}
+
+/// Go's string encoding with its default HTML escaping of `<`, `>` and `&`.
+fn write_string(text: &str, out: &mut Vec<u8>) {
+    let mut escaped = Vec::with_capacity(text.len() + 2);
+    crate::output::json::write_string(text, &mut escaped);
+    for byte in escaped {
+        match byte {
+            b'<' => out.extend_from_slice(b"\\u003c"),
+            b'>' => out.extend_from_slice(b"\\u003e"),
+            b'&' => out.extend_from_slice(b"\\u0026"),
+            byte => out.push(byte),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passing_reports_have_no_error_key() {
+        let outcome = Outcome {
+            findings: Vec::new(),
+            opm_message: None,
+            passed: true,
+        };
+        assert_eq!(
+            write(&outcome),
+            "{\n  \"passed\": true,\n  \"findings\": []\n}\n"
+        );
+    }
+
+    #[test]
+    fn messages_escape_html_like_go() {
+        let outcome = Outcome {
+            findings: Vec::new(),
+            opm_message: Some("invalid skipRange \"<1.0.0 & >0.1\":\n└── x".to_owned()),
+            passed: false,
+        };
+        assert_eq!(
+            write(&outcome),
+            "{\n  \"passed\": false,\n  \"error\": {\n    \"message\": \"invalid skipRange \\\"\\u003c1.0.0 \\u0026 \\u003e0.1\\\":\\n└── x\"\n  },\n  \"findings\": []\n}\n"
+        );
+    }
+}

@@ -1,0 +1,96 @@
+//! Turning a validation into output: settings applied (allowed lints dropped,
+//! `--strict`), then one writer per format. Writers build text; the command prints.
+
+pub(crate) mod github;
+pub(crate) mod json;
+pub(crate) mod sarif;
+pub(crate) mod text;
+pub(crate) mod yaml;
+
+use std::path::Path;
+
+use super::{Finding, Rule, Severity, Validation};
+use crate::catalog::Location;
+
+/// What the user asked of the findings.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Settings {
+    pub(crate) strict: bool,
+    pub(crate) allowed: Vec<Rule>,
+}
+
+/// A validation with the settings applied: what every format reports.
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    pub(crate) findings: Vec<Finding>,
+    /// opm's error text, when opm rejects the catalog.
+    pub(crate) opm_message: Option<String>,
+    /// The verdict: opm's, or failed by a lint under `--strict`.
+    pub(crate) passed: bool,
+}
+
+impl Outcome {
+    pub(crate) fn new(validation: Validation, settings: &Settings) -> Outcome {
+        let mut findings: Vec<Finding> = validation
+            .findings
+            .into_iter()
+            .filter(|finding| !settings.allowed.contains(&finding.rule))
+            .collect();
+        if settings.strict {
+            for finding in &mut findings {
+                finding.severity = Severity::Error;
+            }
+        }
+        let errors = findings.iter().any(|f| f.severity == Severity::Error);
+        Outcome {
+            passed: validation.opm_message.is_none() && !errors,
+            findings,
+            opm_message: validation.opm_message,
+        }
+    }
+
+    pub(crate) fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+    }
+}
+
+/// A path as reports show it: relative to the current directory when it lies
+/// below it (SARIF viewers and GitHub resolve such paths against the checkout).
+pub(crate) fn display_path(path: &Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf());
+    let text = relative.display().to_string();
+    let text = text.strip_prefix("./").unwrap_or(&text).to_owned();
+    // Windows separators would not resolve in URIs or workflow commands.
+    text.replace('\\', "/")
+}
+
+/// `file:line:column` with the file as [`display_path`] shows it.
+pub(crate) fn display_location(location: &Location) -> String {
+    format!(
+        "{}:{}:{}",
+        display_path(&location.file),
+        location.line,
+        location.column
+    )
+}
+
+/// "package "p", channel "c", bundle "b"": what a finding concerns, for formats
+/// that have no field of their own for it.
+pub(crate) fn subject(finding: &Finding) -> String {
+    let quote = crate::go::fmt::quote;
+    let parts: Vec<String> = [
+        ("package", &finding.package),
+        ("channel", &finding.channel),
+        ("bundle", &finding.bundle),
+    ]
+    .into_iter()
+    .filter_map(|(kind, name)| name.as_ref().map(|name| format!("{kind} {}", quote(name))))
+    .collect();
+    parts.join(", ")
+}

@@ -1,0 +1,198 @@
+//! `-o sarif`: SARIF 2.1.0, one run with every rule described and one result per
+//! finding, uploadable to GitHub code scanning. Artifact URIs are relative to the
+//! current directory, which is the checkout root in CI.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use super::{Outcome, display_path};
+use crate::catalog::Location;
+use crate::output::node::Node;
+use crate::validate::{Finding, Rule, Severity};
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+const INFORMATION_URI: &str = "https://github.com/operator-framework/operator-registry";
+
+pub(crate) fn write(outcome: &Outcome) -> String {
+    let rules = Rule::ALL.iter().map(|rule| rule_node(*rule)).collect();
+    let driver = Node::Object(vec![
+        ("name".into(), Node::str("fbc")),
+        ("version".into(), Node::str(env!("CARGO_PKG_VERSION"))),
+        (
+            "semanticVersion".into(),
+            Node::str(env!("CARGO_PKG_VERSION")),
+        ),
+        ("informationUri".into(), Node::str(INFORMATION_URI)),
+        ("rules".into(), Node::Array(rules)),
+    ]);
+    let results = outcome.findings.iter().map(result_node).collect();
+    let run = Node::Object(vec![
+        ("tool".into(), Node::Object(vec![("driver".into(), driver)])),
+        ("columnKind".into(), Node::str("unicodeCodePoints")),
+        ("results".into(), Node::Array(results)),
+    ]);
+    let document = Node::Object(vec![
+        ("$schema".into(), Node::str(SCHEMA)),
+        ("version".into(), Node::str("2.1.0")),
+        ("runs".into(), Node::Array(vec![run])),
+    ]);
+    let mut out = Vec::new();
+    crate::output::json::write_pretty(&document, &mut out);
+    String::from_utf8(out).expect("the writer emits UTF-8")
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+fn rule_node(rule: Rule) -> Node<'static> {
+    let tags = if rule.default_severity() == Severity::Error {
+        "opm"
+    } else {
+        "lint"
+    };
+    Node::Object(vec![
+        ("id".into(), Node::str(rule.id())),
+        ("name".into(), Node::String(pascal_case(rule.id()).into())),
+        (
+            "shortDescription".into(),
+            Node::Object(vec![("text".into(), Node::str(rule.summary()))]),
+        ),
+        (
+            "defaultConfiguration".into(),
+            Node::Object(vec![(
+                "level".into(),
+                Node::str(level(rule.default_severity())),
+            )]),
+        ),
+        (
+            "properties".into(),
+            Node::Object(vec![("tags".into(), Node::Array(vec![Node::str(tags)]))]),
+        ),
+    ])
+}
+
+/// SARIF rule names are conventionally `PascalCase` identifiers.
+fn pascal_case(id: &str) -> String {
+    id.split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
+}
+
+fn rule_index(rule: Rule) -> usize {
+    Rule::ALL
+        .iter()
+        .position(|candidate| *candidate == rule)
+        .expect("every rule is listed")
+}
+
+#[allow(clippy::cast_precision_loss)]
+fn number(value: usize) -> Node<'static> {
+    // Lines, columns and indexes are far below 2^53.
+    Node::Number(value as f64)
+}
+
+fn location_node(location: &Location, id: Option<usize>) -> Node<'static> {
+    let physical = Node::Object(vec![
+        (
+            "artifactLocation".into(),
+            Node::Object(vec![(
+                "uri".into(),
+                Node::String(uri(&display_path(&location.file)).into()),
+            )]),
+        ),
+        (
+            "region".into(),
+            Node::Object(vec![
+                ("startLine".into(), number(location.line)),
+                ("startColumn".into(), number(location.column)),
+            ]),
+        ),
+    ]);
+    let mut fields: Vec<(Cow<'static, str>, Node<'static>)> = Vec::new();
+    if let Some(id) = id {
+        fields.push(("id".into(), number(id)));
+    }
+    fields.push(("physicalLocation".into(), physical));
+    Node::Object(fields)
+}
+
+/// A relative path as a URI reference: characters outside the unreserved and
+/// path sets are percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+    out
+}
+
+fn result_node(finding: &Finding) -> Node<'_> {
+    let mut text = finding.message.clone();
+    if let Some(help) = finding.help {
+        text = format!("{text}\nhelp: {help}");
+    }
+    let mut fields: Vec<(Cow<'_, str>, Node<'_>)> = vec![
+        ("ruleId".into(), Node::str(finding.rule.id())),
+        ("ruleIndex".into(), number(rule_index(finding.rule))),
+        ("level".into(), Node::str(level(finding.severity))),
+        (
+            "message".into(),
+            Node::Object(vec![("text".into(), Node::String(text.into()))]),
+        ),
+    ];
+    let mut locations = finding.locations.iter();
+    if let Some(first) = locations.next() {
+        fields.push((
+            "locations".into(),
+            Node::Array(vec![location_node(first, None)]),
+        ));
+    }
+    let related: Vec<Node<'_>> = locations
+        .enumerate()
+        .map(|(index, location)| location_node(location, Some(index + 1)))
+        .collect();
+    if !related.is_empty() {
+        fields.push(("relatedLocations".into(), Node::Array(related)));
+    }
+    let mut properties = Vec::new();
+    for (key, value) in [
+        ("package", &finding.package),
+        ("channel", &finding.channel),
+        ("bundle", &finding.bundle),
+    ] {
+        if let Some(value) = value {
+            properties.push((Cow::Borrowed(key), Node::str(value)));
+        }
+    }
+    if !properties.is_empty() {
+        fields.push(("properties".into(), Node::Object(properties)));
+    }
+    Node::Object(fields)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_uris() {
+        assert_eq!(
+            pascal_case("channel-multiple-heads"),
+            "ChannelMultipleHeads"
+        );
+        assert_eq!(uri("dir name/ä.yaml"), "dir%20name/%C3%A4.yaml");
+    }
+}

@@ -1,0 +1,224 @@
+//! The default report on stderr: findings grouped by package, as miette
+//! diagnostics with source snippets on a terminal, plain text otherwise.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource};
+
+use super::{Outcome, display_location, display_path, subject};
+use crate::catalog::Location;
+use crate::validate::{Finding, Severity};
+
+/// The report; empty for a valid catalog without warnings, as opm prints nothing.
+pub(crate) fn write(outcome: &Outcome, fancy: bool) -> String {
+    let mut out = String::new();
+    let mut sources = Sources::default();
+    let mut current_group: Option<Option<&str>> = None;
+    for finding in &outcome.findings {
+        let group = finding.package.as_deref();
+        if current_group != Some(group) {
+            if current_group.is_some() {
+                out.push('\n');
+            }
+            match group {
+                Some(package) => {
+                    let _ = writeln!(out, "package {}:", crate::go::fmt::quote(package));
+                }
+                None => out.push_str("catalog:\n"),
+            }
+            current_group = Some(group);
+        }
+        if fancy {
+            write_fancy(finding, &mut sources, &mut out);
+        } else {
+            write_plain(finding, &mut out);
+        }
+    }
+    let (errors, warnings) = (
+        outcome.count(Severity::Error),
+        outcome.count(Severity::Warning),
+    );
+    if outcome.findings.is_empty() && outcome.passed {
+        return out;
+    }
+    let verdict = if outcome.passed { "valid" } else { "invalid" };
+    let _ = writeln!(
+        out,
+        "\ncatalog is {verdict}: {}, {}",
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    );
+    out
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+fn write_plain(finding: &Finding, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "  {}[{}]: {}",
+        finding.severity.as_str(),
+        finding.rule.id(),
+        indent_continuation(&finding.message, "    ")
+    );
+    let about = subject(finding);
+    if !about.is_empty() {
+        let _ = writeln!(out, "    in {about}");
+    }
+    for location in &finding.locations {
+        let _ = writeln!(out, "    --> {}", display_location(location));
+    }
+    if let Some(help) = finding.help {
+        let _ = writeln!(out, "    help: {help}");
+    }
+}
+
+/// Multi-line messages (opm's release errors) keep their lines under the header.
+fn indent_continuation(text: &str, indent: &str) -> String {
+    text.replace('\n', &format!("\n{indent}"))
+}
+
+/// File texts read once each, for snippets.
+#[derive(Default)]
+struct Sources {
+    texts: HashMap<Arc<Path>, Option<Arc<str>>>,
+}
+
+impl Sources {
+    fn get(&mut self, file: &Arc<Path>) -> Option<Arc<str>> {
+        self.texts
+            .entry(Arc::clone(file))
+            .or_insert_with(|| std::fs::read_to_string(file).ok().map(Arc::from))
+            .clone()
+    }
+}
+
+/// One finding as a miette diagnostic, for the graphical handler.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct FindingDiagnostic {
+    message: String,
+    code: String,
+    severity: miette::Severity,
+    help: Option<String>,
+    snippet: Option<NamedSource<Arc<str>>>,
+    labels: Vec<LabeledSpan>,
+}
+
+impl Diagnostic for FindingDiagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(&self.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|help| Box::new(help) as Box<dyn std::fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.snippet
+            .as_ref()
+            .map(|source| source as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+}
+
+fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut String) {
+    let first_file = finding.locations.first().map(|location| &location.file);
+    let source = first_file.and_then(|file| sources.get(file).map(|text| (file, text)));
+    let mut labels = Vec::new();
+    let mut elsewhere = Vec::new();
+    for (index, location) in finding.locations.iter().enumerate() {
+        match &source {
+            Some((file, text)) if location.file == **file => {
+                let label = if index == 0 { "here" } else { "and here" };
+                labels.push(LabeledSpan::new(
+                    Some(label.to_owned()),
+                    offset(text, location),
+                    0,
+                ));
+            }
+            _ => elsewhere.push(display_location(location)),
+        }
+    }
+    let mut help: Vec<String> = Vec::new();
+    let about = subject(finding);
+    if !about.is_empty() {
+        help.push(format!("in {about}"));
+    }
+    if !elsewhere.is_empty() {
+        help.push(format!("see also {}", elsewhere.join(", ")));
+    }
+    if let Some(text) = finding.help {
+        help.push(text.to_owned());
+    }
+    let diagnostic = FindingDiagnostic {
+        message: finding.message.clone(),
+        code: finding.rule.id().to_owned(),
+        severity: match finding.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        },
+        help: (!help.is_empty()).then(|| help.join("\n")),
+        snippet: source.map(|(file, text)| NamedSource::new(display_path(file), text)),
+        labels,
+    };
+    let handler = miette::GraphicalReportHandler::new();
+    if handler.render_report(out, &diagnostic).is_err() {
+        write_plain(finding, out);
+    }
+}
+
+/// The byte offset of a 1-based line and column (in characters).
+fn offset(text: &str, location: &Location) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(location.line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let line = text[line_start.min(text.len())..]
+        .lines()
+        .next()
+        .unwrap_or_default();
+    let column: usize = line
+        .chars()
+        .take(location.column.saturating_sub(1))
+        .map(char::len_utf8)
+        .sum();
+    (line_start + column).min(text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_count_characters() {
+        let location = |line, column| Location {
+            file: Arc::from(Path::new("x")),
+            line,
+            column,
+        };
+        let text = "a: b\nä: c\n  d: e\n";
+        assert_eq!(offset(text, &location(1, 1)), 0);
+        assert_eq!(offset(text, &location(2, 2)), 7);
+        assert_eq!(offset(text, &location(3, 3)), 13);
+    }
+}
