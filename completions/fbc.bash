@@ -31,6 +31,9 @@ _fbc() {
             fbc,render)
                 cmd="fbc__subcmd__render"
                 ;;
+            fbc,validate)
+                cmd="fbc__subcmd__validate"
+                ;;
             fbc__subcmd__generate,dockerfile)
                 cmd="fbc__subcmd__generate__subcmd__dockerfile"
                 ;;
@@ -58,6 +61,9 @@ _fbc() {
             fbc__subcmd__help,render)
                 cmd="fbc__subcmd__help__subcmd__render"
                 ;;
+            fbc__subcmd__help,validate)
+                cmd="fbc__subcmd__help__subcmd__validate"
+                ;;
             fbc__subcmd__help__subcmd__generate,dockerfile)
                 cmd="fbc__subcmd__help__subcmd__generate__subcmd__dockerfile"
                 ;;
@@ -68,7 +74,7 @@ _fbc() {
 
     case "${cmd}" in
         fbc)
-            opts="-h -V --help --version render generate completions man help"
+            opts="-h -V --help --version render validate generate completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -202,7 +208,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help)
-            opts="render generate completions man help"
+            opts="render validate generate completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -299,6 +305,20 @@ _fbc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        fbc__subcmd__help__subcmd__validate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         fbc__subcmd__man)
             opts="-h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -326,6 +346,32 @@ _fbc() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__validate)
+            opts="-o -h --output --strict --allow --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml sarif github" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "yaml-implicit-type skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-warning" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -23,6 +23,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand render 'Render catalog directories into a stream of FBC blobs, as `opm render` does'
+            cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand completions 'Print a shell completion script on stdout'
             cand man 'Write manual pages: fbc.1 and one page per subcommand'
@@ -31,6 +32,14 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;render'= {
             cand -o 'Output format'
             cand --output 'Output format'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;validate'= {
+            cand -o 'Output format (default: text on stderr)'
+            cand --output 'Output format (default: text on stderr)'
+            cand --allow 'Disable a lint by its rule id (repeatable)'
+            cand --strict 'Treat warnings from lints as errors'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -71,12 +80,15 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;help'= {
             cand render 'Render catalog directories into a stream of FBC blobs, as `opm render` does'
+            cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand completions 'Print a shell completion script on stdout'
             cand man 'Write manual pages: fbc.1 and one page per subcommand'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;help;render'= {
+        }
+        &'fbc;help;validate'= {
         }
         &'fbc;help;generate'= {
             cand dockerfile 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'

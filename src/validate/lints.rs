@@ -121,7 +121,10 @@ fn replaces_unknown(
     channel: &ModelChannel<'_>,
     collector: &mut Collector,
 ) {
-    let tail = chain::tail(&channel.entries);
+    // Without a single head there is no tail, and opm already rejects the channel.
+    let Some(tail) = chain::tail(&channel.entries) else {
+        return;
+    };
     let known: BTreeSet<&str> = package
         .channels
         .values()
@@ -131,7 +134,7 @@ fn replaces_unknown(
     for entry in channel.entries.values() {
         if entry.replaces.is_empty()
             || known.contains(entry.replaces.as_str())
-            || Some(entry.name.as_str()) == tail
+            || entry.name == tail
         {
             continue;
         }

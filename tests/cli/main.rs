@@ -3,6 +3,7 @@
 
 mod generate;
 mod render;
+mod validate;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

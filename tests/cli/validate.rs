@@ -1,0 +1,402 @@
+//! `fbc validate`: one fixture per rule and lint (expected `-o json` beside it),
+//! every output format end to end, the corpus (valid, as opm says), and corpus
+//! catalogs with injected faults reported in opm's words.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::{assert_matches_file, corpus, fbc, run, stderr, stdout, testdata};
+
+fn fixture_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(testdata("validate"))
+        .expect("testdata/validate exists")
+        .map(|entry| entry.expect("readable directory").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The fixture path as the tests pass it: relative, so reports show stable paths.
+fn relative(dir: &Path) -> String {
+    let name = dir.file_name().expect("a fixture name").to_string_lossy();
+    format!("testdata/validate/{name}")
+}
+
+fn parse_json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|error| panic!("{error}: {text}"))
+}
+
+#[test]
+fn every_fixture_matches_its_expected_json() {
+    let dirs = fixture_dirs();
+    assert!(dirs.len() > 40, "fixtures are missing");
+    for dir in dirs {
+        let path = relative(&dir);
+        let output = run(&["validate", "-o", "json", &path]);
+        let text = stdout(&output);
+        let report = parse_json(&text);
+        let passed = report["passed"].as_bool().expect("passed is a bool");
+        let expected_code = i32::from(!passed);
+        assert_eq!(
+            output.status.code(),
+            Some(expected_code),
+            "{path}: {}",
+            stderr(&output)
+        );
+        // A fixture named for a rule reports that rule (lints included).
+        let name = dir
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let rules: Vec<&str> = report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter_map(|finding| finding["rule"].as_str())
+            .collect();
+        if !name.starts_with("valid") && !name.starts_with("yaml-") && name != "many-problems" {
+            assert!(
+                rules.iter().any(|rule| name.starts_with(rule)),
+                "{path}: {rules:?}"
+            );
+        }
+        assert_matches_file(&text, &dir.with_extension("json"));
+    }
+}
+
+#[test]
+fn valid_fixtures_pass_without_findings() {
+    for name in ["valid", "valid-deprecations", "yaml-valid"] {
+        let output = run(&["validate", &format!("testdata/validate/{name}")]);
+        assert_eq!(output.status.code(), Some(0), "{name}");
+        assert_eq!(stderr(&output), "", "{name}");
+        assert_eq!(stdout(&output), "", "{name}");
+    }
+}
+
+#[test]
+fn text_output_groups_findings_by_package() {
+    for name in ["many-problems", "yaml-two-heads"] {
+        let output = run(&["validate", &format!("testdata/validate/{name}")]);
+        assert_eq!(output.status.code(), Some(1));
+        assert_eq!(stdout(&output), "");
+        assert_matches_file(&stderr(&output), &testdata(&format!("validate/{name}.txt")));
+    }
+}
+
+#[test]
+fn github_output_is_workflow_commands() {
+    let output = run(&[
+        "validate",
+        "-o",
+        "github",
+        "testdata/validate/many-problems",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.lines()
+            .all(|line| line.starts_with("::error ") || line.starts_with("::warning "))
+    );
+    assert_matches_file(&text, &testdata("validate/many-problems.github"));
+}
+
+#[test]
+fn sarif_output_follows_the_sarif_schema() {
+    let schema = parse_json(
+        &std::fs::read_to_string(testdata("sarif-schema-2.1.0.json")).expect("vendored schema"),
+    );
+    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
+    for name in ["many-problems", "valid", "image-not-pinned"] {
+        let output = run(&[
+            "validate",
+            "-o",
+            "sarif",
+            &format!("testdata/validate/{name}"),
+        ]);
+        let sarif = parse_json(&stdout(&output));
+        let errors: Vec<String> = validator
+            .iter_errors(&sarif)
+            .map(|error| format!("{} at {}", error, error.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        let results = sarif["runs"][0]["results"].as_array().expect("results");
+        for result in results {
+            let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .expect("a uri");
+            assert!(
+                uri.starts_with(&format!("testdata/validate/{name}/")),
+                "{uri}"
+            );
+            let index = result["ruleIndex"].as_u64().expect("an index");
+            let rule = &sarif["runs"][0]["tool"]["driver"]["rules"]
+                [usize::try_from(index).expect("small")];
+            assert_eq!(rule["id"], result["ruleId"]);
+        }
+    }
+    let output = run(&["validate", "-o", "sarif", "testdata/validate/many-problems"]);
+    assert_matches_file(&stdout(&output), &testdata("validate/many-problems.sarif"));
+}
+
+#[test]
+fn lints_warn_and_strict_makes_them_errors() {
+    let path = "testdata/validate/image-not-pinned";
+    assert_eq!(run(&["validate", path]).status.code(), Some(0));
+    let strict = run(&["validate", "--strict", "-o", "json", path]);
+    assert_eq!(strict.status.code(), Some(1));
+    let report = parse_json(&stdout(&strict));
+    assert_eq!(report["passed"], json!(false));
+    assert!(report.get("error").is_none(), "opm has nothing to say");
+    assert!(
+        report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .all(|f| f["severity"] == "error")
+    );
+    let allowed = run(&[
+        "validate",
+        "--strict",
+        "--allow",
+        "image-not-pinned",
+        "-o",
+        "json",
+        path,
+    ]);
+    assert_eq!(allowed.status.code(), Some(0));
+    assert_eq!(parse_json(&stdout(&allowed))["findings"], json!([]));
+}
+
+#[test]
+fn errors_from_opm_cannot_be_allowed() {
+    let output = run(&[
+        "validate",
+        "--allow",
+        "channel-multiple-heads",
+        "testdata/validate/channel-multiple-heads",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("invalid value 'channel-multiple-heads'"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn load_errors_exit_2_as_render_reports_them() {
+    let output = run(&["validate", "testdata/catalogs/error-missing-schema"]);
+    assert_eq!(output.status.code(), Some(2));
+    let render = run(&["render", "testdata/catalogs/error-missing-schema"]);
+    assert_eq!(stderr(&output), stderr(&render));
+    let missing = run(&["validate", "testdata/validate/no-such-dir"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn corpus_catalogs_are_valid() {
+    let Some(corpus) = corpus() else { return };
+    for name in [
+        "certified-v4.16",
+        "community-v4.18",
+        "kueue-v4.18",
+        "mtv-v4.14",
+        "submariner-4-16",
+        "trustee-v4.16",
+    ] {
+        let dir = corpus.join("catalogs").join(name);
+        let output = run(&["validate", "-o", "json", dir.to_str().expect("UTF-8 path")]);
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", stderr(&output));
+        let report = parse_json(&stdout(&output));
+        assert_eq!(report["passed"], json!(true), "{name}");
+        let errors: Vec<&Value> = report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|finding| finding["severity"] == "error")
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+    }
+}
+
+/// The blobs of a corpus catalog file, to change and write elsewhere.
+fn corpus_blobs(catalog: &str, package: &str) -> Option<Vec<Value>> {
+    let path = corpus()?
+        .join("catalogs")
+        .join(catalog)
+        .join(package)
+        .join("catalog.json");
+    let text = std::fs::read_to_string(path).expect("corpus file");
+    Some(
+        serde_json::Deserializer::from_str(&text)
+            .into_iter::<Value>()
+            .map(|blob| blob.expect("corpus JSON"))
+            .collect(),
+    )
+}
+
+/// Writes blobs as a JSON stream in a fresh catalog directory; returns opm's message
+/// and the rules found.
+fn validate_blobs(blobs: &[Value]) -> (String, Vec<String>) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = blobs.iter().fold(String::new(), |mut text, blob| {
+        use std::fmt::Write as _;
+        writeln!(text, "{blob:#}").expect("writing to a String");
+        text
+    });
+    std::fs::create_dir(dir.path().join("pkg")).expect("a package directory");
+    std::fs::write(dir.path().join("pkg/catalog.json"), text).expect("writable");
+    let output = fbc()
+        .args(["validate", "-o", "json"])
+        .arg(dir.path())
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = parse_json(&stdout(&output));
+    let rules = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|finding| finding["rule"].as_str().expect("a rule").to_owned())
+        .collect();
+    (
+        report["error"]["message"]
+            .as_str()
+            .expect("a message")
+            .to_owned(),
+        rules,
+    )
+}
+
+fn find<'a>(blobs: &'a mut [Value], schema: &str, name: &str) -> &'a mut Value {
+    blobs
+        .iter_mut()
+        .find(|blob| blob["schema"] == schema && blob["name"] == name)
+        .unwrap_or_else(|| panic!("{schema} {name} in the corpus"))
+}
+
+fn entry<'a>(channel: &'a mut Value, name: &str) -> &'a mut Value {
+    channel["entries"]
+        .as_array_mut()
+        .expect("entries")
+        .iter_mut()
+        .find(|entry| entry["name"] == name)
+        .unwrap_or_else(|| panic!("entry {name}"))
+}
+
+const KUEUE: &str = "kueue-operator";
+
+fn tree(channel: &str, line: &str) -> String {
+    format!(
+        "invalid index:\n└── invalid package \"{KUEUE}\":\n    └── invalid channel \"{channel}\":\n        └── {line}"
+    )
+}
+
+#[test]
+fn injected_faults_are_reported_with_opm_text() {
+    let Some(original) = corpus_blobs("kueue-v4.18", KUEUE) else {
+        return;
+    };
+
+    // A second head: the entry that skipped its predecessor no longer does.
+    let mut blobs = original.clone();
+    entry(
+        find(&mut blobs, "olm.channel", "stable-v1.0"),
+        "kueue-operator.v1.0.1",
+    )["skips"] = json!([]);
+    let (message, rules) = validate_blobs(&blobs);
+    let heads =
+        "multiple channel heads found in graph: kueue-operator.v1.0.0, kueue-operator.v1.0.1";
+    assert_eq!(message, tree("stable-v1.0", heads));
+    assert!(rules.contains(&"channel-multiple-heads".to_owned()));
+
+    // A cycle behind the head.
+    let mut blobs = original.clone();
+    let channel = find(&mut blobs, "olm.channel", "stable-v1.0");
+    entry(channel, "kueue-operator.v1.0.1")["replaces"] = json!("kueue-operator.v1.0.0");
+    entry(channel, "kueue-operator.v1.0.1")["skips"] = json!([]);
+    entry(channel, "kueue-operator.v1.0.0")["replaces"] = json!("kueue-operator.v1.0.0");
+    let (message, rules) = validate_blobs(&blobs);
+    let cycle = "detected cycle in replaces chain of upgrade graph: kueue-operator.v1.0.0 -> kueue-operator.v1.0.0";
+    assert_eq!(message, tree("stable-v1.0", cycle));
+    assert!(rules.contains(&"channel-replaces-cycle".to_owned()));
+
+    // A bad skipRange.
+    let mut blobs = original.clone();
+    entry(
+        find(&mut blobs, "olm.channel", "stable-v1.0"),
+        "kueue-operator.v1.0.1",
+    )["skipRange"] = json!(">v0.1.0");
+    let (message, _) = validate_blobs(&blobs);
+    let line = "invalid bundle \"kueue-operator.v1.0.1\":\n            └── invalid skipRange \">v0.1.0\": Could not parse Range \">v0.1.0\": Could not parse comparator \">v\" in \">v0.1.0\"";
+    assert_eq!(message, tree("stable-v1.0", line));
+
+    // A duplicate package.
+    let mut blobs = original.clone();
+    blobs.push(original[0].clone());
+    let (message, rules) = validate_blobs(&blobs);
+    assert_eq!(message, format!("duplicate package \"{KUEUE}\""));
+    assert_eq!(rules, ["package-duplicate"]);
+
+    // An unknown deprecation target.
+    let mut blobs = original.clone();
+    blobs.push(json!({"schema": "olm.deprecations", "package": KUEUE, "entries": [
+        {"reference": {"schema": "olm.bundle", "name": "kueue-operator.v9.9.9"}, "message": "gone"}]}));
+    let (message, rules) = validate_blobs(&blobs);
+    assert_eq!(
+        message,
+        format!(
+            "cannot deprecate bundle \"kueue-operator.v9.9.9\" for package \"{KUEUE}\": bundle not found"
+        )
+    );
+    assert_eq!(rules, ["deprecation-unknown-bundle"]);
+}
+
+#[test]
+fn a_removed_bundle_is_reported_for_every_channel_listing_it() {
+    let Some(original) = corpus_blobs("kueue-v4.18", KUEUE) else {
+        return;
+    };
+    // The last channel's newest entry, and an entry of an earlier channel.
+    let last = original
+        .iter()
+        .rfind(|blob| blob["schema"] == "olm.channel")
+        .expect("channels")
+        .clone();
+    let last_entry = last["entries"]
+        .as_array()
+        .expect("entries")
+        .last()
+        .expect("an entry")["name"]
+        .as_str()
+        .expect("a name")
+        .to_owned();
+    let removed = [last_entry.as_str(), "kueue-operator.v0.1.0"];
+    let blobs: Vec<Value> = original
+        .iter()
+        .filter(|blob| {
+            !(blob["schema"] == "olm.bundle" && removed.iter().any(|name| blob["name"] == *name))
+        })
+        .cloned()
+        .collect();
+    let (message, rules) = validate_blobs(&blobs);
+    assert_eq!(
+        message,
+        format!(
+            "no olm.bundle blobs found in package \"{KUEUE}\" for olm.channel entries [{last_entry}]"
+        )
+    );
+    // opm only sees the last channel; the earlier one is reported too.
+    assert_eq!(
+        rules
+            .iter()
+            .filter(|rule| *rule == "channel-entry-without-bundle")
+            .count(),
+        2,
+        "{rules:?}"
+    );
+}
