@@ -5,7 +5,6 @@
 
 use serde_json::Value;
 
-use crate::go::base64;
 use crate::go::fmt::quote;
 use crate::model::go_decode::{GoDecoder, match_field};
 use crate::model::property::Property;
@@ -344,14 +343,11 @@ fn decode_value(decoder: &mut GoDecoder, value: &Value, go_type: GoType, owner: 
         GoType::String => decoder.mismatch(value, owner, "string"),
         GoType::Bool => decoder.mismatch(value, owner, "bool"),
         GoType::Int32 => decode_int32(decoder, value, owner),
-        GoType::Bytes => match value {
-            Value::String(text) => {
-                if let Err(error) = base64::decode(text.as_bytes()) {
-                    decoder.fail(error.to_string());
-                }
-            }
-            other => decoder.mismatch(other, owner, "[]uint8"),
-        },
+        // Loading already decoded every `olm.bundle.object` (the one `[]byte`
+        // field) and refused the catalog if one failed; decoding megabytes of
+        // manifests again would only cost time.
+        GoType::Bytes if value.is_string() => {}
+        GoType::Bytes => decoder.mismatch(value, owner, "[]uint8"),
         GoType::StringMap => match value {
             Value::Object(map) => {
                 for item in map
