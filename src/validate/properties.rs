@@ -336,17 +336,23 @@ fn decode_value(decoder: &mut GoDecoder, value: &Value, go_type: GoType, owner: 
     if value.is_null() {
         return;
     }
+    // Loading already decoded every `olm.bundle.object` (the one `[]byte` field)
+    // and refused the catalog if one failed; decoding megabytes of manifests
+    // again would only cost time, so a string is all a `[]byte` needs here.
+    let accepted = match go_type {
+        GoType::Raw => true,
+        GoType::String | GoType::Bytes => value.is_string(),
+        GoType::Bool => value.is_boolean(),
+        _ => false,
+    };
+    if accepted {
+        return;
+    }
     match go_type {
         GoType::Raw => {}
-        GoType::String if value.is_string() => {}
-        GoType::Bool if value.is_boolean() => {}
         GoType::String => decoder.mismatch(value, owner, "string"),
         GoType::Bool => decoder.mismatch(value, owner, "bool"),
         GoType::Int32 => decode_int32(decoder, value, owner),
-        // Loading already decoded every `olm.bundle.object` (the one `[]byte`
-        // field) and refused the catalog if one failed; decoding megabytes of
-        // manifests again would only cost time.
-        GoType::Bytes if value.is_string() => {}
         GoType::Bytes => decoder.mismatch(value, owner, "[]uint8"),
         GoType::StringMap => match value {
             Value::Object(map) => {
