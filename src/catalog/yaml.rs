@@ -7,6 +7,7 @@
 mod binary;
 mod builder;
 mod keys;
+mod long_scalars;
 mod messages;
 mod resolve;
 #[cfg(test)]
@@ -88,8 +89,10 @@ pub(crate) fn document_to_json(text: &str) -> Result<Option<Value>, YamlError> {
             column,
         ));
     }
+    let shortened = long_scalars::shorten(text);
+    let text = &*shortened.text;
     let mut parser = Parser::new_from_str(text);
-    let mut builder = Builder::new(text);
+    let mut builder = Builder::new(text, &shortened.runs);
     while let Some(next) = parser.next_event() {
         match next {
             Ok((event, span)) => match builder.event(event, span) {
