@@ -94,7 +94,10 @@ fn long_run(line: &str) -> Option<Run> {
 }
 
 fn is_base64(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'=')
+    const TABLE: [bool; 256] = crate::bytes::byte_table!(|byte| {
+        byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'=')
+    });
+    TABLE[usize::from(byte)]
 }
 
 /// Letters that no YAML 1.1 int, float, bool or null form of this length can contain.
