@@ -7,6 +7,7 @@
 mod binary;
 mod builder;
 mod keys;
+mod long_scalars;
 mod messages;
 mod resolve;
 #[cfg(test)]
@@ -88,8 +89,10 @@ pub(crate) fn document_to_json(text: &str) -> Result<Option<Value>, YamlError> {
             column,
         ));
     }
+    let shortened = long_scalars::shorten(text);
+    let text = &*shortened.text;
     let mut parser = Parser::new_from_str(text);
-    let mut builder = Builder::new(text);
+    let mut builder = Builder::new(text, &shortened.runs);
     while let Some(next) = parser.next_event() {
         match next {
             Ok((event, span)) => match builder.event(event, span) {
@@ -188,26 +191,19 @@ fn finish(builder: Builder<'_>) -> Result<Option<Value>, YamlError> {
 /// U+FFFE/U+FFFF. Scans bytes; only rare lead bytes need a closer look.
 fn first_control_character(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
-    let mut from = 0;
-    while let Some(found) = bytes[from..].iter().position(|&b| {
-        (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || matches!(b, 0x7f | 0xc2 | 0xef)
-    }) {
-        let at = from + found;
-        let refused = match bytes[at] {
-            // U+0080..U+009F, except NEL (U+0085).
-            0xc2 => {
-                matches!(bytes.get(at + 1), Some(0x80..=0x9f)) && bytes.get(at + 1) != Some(&0x85)
-            }
-            // U+FFFE and U+FFFF.
-            0xef => {
-                bytes.get(at + 1) == Some(&0xbf) && matches!(bytes.get(at + 2), Some(0xbe | 0xbf))
-            }
-            _ => true,
-        };
-        if refused {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
+    let maybe = |word| {
+        crate::bytes::any_below(word, 0x20)
+            || crate::bytes::any_equal(word, 0x7f)
+            || crate::bytes::any_equal(word, 0xc2)
+            || crate::bytes::any_equal(word, 0xef)
+    };
+    crate::bytes::find(bytes, maybe, |at| match bytes[at] {
+        b'\t' | b'\n' | b'\r' => false,
+        0x00..0x20 | 0x7f => true,
+        // U+0080..U+009F, except NEL (U+0085).
+        0xc2 => matches!(bytes.get(at + 1), Some(0x80..=0x9f)) && bytes.get(at + 1) != Some(&0x85),
+        // U+FFFE and U+FFFF.
+        0xef => bytes.get(at + 1) == Some(&0xbf) && matches!(bytes.get(at + 2), Some(0xbe | 0xbf)),
+        _ => false,
+    })
 }

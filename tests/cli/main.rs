@@ -2,6 +2,7 @@
 //! files in `testdata/` and with opm's own output for the shared corpus.
 
 mod generate;
+mod readme;
 mod render;
 mod validate;
 

@@ -10,6 +10,7 @@ use saphyr_parser::{Event, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
 
 use super::keys::{self, Key};
+use super::long_scalars;
 use super::messages::{Context, alias_name, byte_offset, char_position};
 use super::resolve::{self, CORE_PREFIX, Scalar};
 
@@ -82,6 +83,8 @@ struct Anchored<'a> {
 
 pub(super) struct Builder<'a> {
     text: &'a str,
+    /// The long values `text` holds as placeholders (see `long_scalars`).
+    runs: &'a [&'a str],
     stack: Vec<Frame>,
     /// Where each open collection starts (character index), for error texts.
     starts: Vec<usize>,
@@ -101,9 +104,10 @@ pub(super) struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    pub(super) fn new(text: &'a str) -> Self {
+    pub(super) fn new(text: &'a str, runs: &'a [&'a str]) -> Self {
         Builder {
             text,
+            runs,
             stack: Vec::new(),
             starts: Vec::new(),
             anchors: HashMap::new(),
@@ -192,6 +196,7 @@ impl<'a> Builder<'a> {
         tag: Option<&str>,
         at: usize,
     ) {
+        let text = long_scalars::restore(text, self.runs);
         let plain = style == ScalarStyle::Plain;
         if plain && text == "<<" && self.expects_key() {
             let merge_tag =
