@@ -371,7 +371,7 @@ _fbc() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "yaml-implicit-type skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-warning" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -40,12 +40,10 @@ json\t'opm\'s `{"passed", "error": {"message"}}` object plus every finding'
 yaml\t'The same as YAML, in opm\'s shape (keys sorted)'
 sarif\t'SARIF 2.1.0, for GitHub code scanning and other SARIF viewers'
 github\t'GitHub Actions workflow commands (`::error file=...::...`)'"
-complete -c fbc -n "__fish_fbc_using_subcommand validate" -l allow -d 'Disable a lint by its rule id (repeatable)' -r -f -a "yaml-implicit-type\t''
-skip-range-extra-head\t''
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -l allow -d 'Disable a lint by its rule id (repeatable)' -r -f -a "skip-range-extra-head\t''
 replaces-unknown-bundle\t''
 image-not-pinned\t''
-bundle-object-present\t''
-schema-warning\t''"
+bundle-object-present\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l strict -d 'Treat warnings from lints as errors'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -s h -l help -d 'Print help'

@@ -204,13 +204,10 @@ rules! {
     DeprecationPackageNameSet => "deprecation-package-name-set", Error, "a package deprecation names no package";
     DeprecationUnknownSchema => "deprecation-unknown-schema", Error, "deprecation entries reference olm.package, olm.channel or olm.bundle";
     DeprecationMessageMissing => "deprecation-message-missing", Error, "every deprecation has a message";
-    YamlImplicitType => "yaml-implicit-type", Warning, "unquoted YAML scalars that YAML 1.1 reads as booleans or numbers are quoted";
     SkipRangeExtraHead => "skip-range-extra-head", Warning, "entries covered by a skipRange of their channel are also replaced or skipped";
     ReplacesUnknownBundle => "replaces-unknown-bundle", Warning, "only the tail of a channel replaces a bundle missing from the catalog";
     ImageNotPinned => "image-not-pinned", Warning, "bundle and related images are pinned by digest";
     BundleObjectPresent => "bundle-object-present", Warning, "bundles carry olm.csv.metadata instead of olm.bundle.object";
-    SchemaViolation => "schema-violation", Error, "blobs match the JSON Schema of their kind, where opm requires it";
-    SchemaWarning => "schema-warning", Warning, "blobs match the JSON Schema of their kind";
 }
 
 #[cfg(test)]

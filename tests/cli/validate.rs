@@ -400,3 +400,23 @@ fn a_removed_bundle_is_reported_for_every_channel_listing_it() {
         "{rules:?}"
     );
 }
+
+#[test]
+fn yaml_output_has_opm_shape() {
+    for name in ["many-problems", "package-without-channels", "valid"] {
+        let output = run(&[
+            "validate",
+            "-o",
+            "yaml",
+            &format!("testdata/validate/{name}"),
+        ]);
+        let text = stdout(&output);
+        assert!(
+            text.ends_with("\n\n"),
+            "{name}: opm's Fprintln leaves an empty line"
+        );
+        let passed = text.contains("\npassed: true\n") || text.starts_with("passed: true\n");
+        assert_eq!(output.status.code(), Some(i32::from(!passed)), "{name}");
+        assert_matches_file(&text, &testdata(&format!("validate/{name}.yaml")));
+    }
+}
