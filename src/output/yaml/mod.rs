@@ -101,10 +101,10 @@ impl Emitter<'_> {
             Node::String(text) => {
                 let text = decode::fold_line_breaks(text);
                 let analysis = scalar::analyze(&text);
-                self.string(&text, &analysis, context);
+                self.string(&text, analysis, context);
             }
-            Node::Array(items) if items.is_empty() => self.empty_flow(b"[]"),
-            Node::Object(fields) if fields.is_empty() => self.empty_flow(b"{}"),
+            Node::Array(items) if items.is_empty() => self.empty_flow(*b"[]"),
+            Node::Object(fields) if fields.is_empty() => self.empty_flow(*b"{}"),
             Node::Array(items) => self.sequence(items, context),
             Node::Object(fields) => self.mapping(fields),
         }
@@ -139,11 +139,11 @@ impl Emitter<'_> {
                     mapping: true,
                     simple_key: true,
                 };
-                self.string(key, &analysis, key_context);
+                self.string(key, analysis, key_context);
                 self.write_indicator(b":", false, false, false);
             } else {
                 self.write_indicator(b"?", true, false, true);
-                self.string(key, &analysis, value_context);
+                self.string(key, analysis, value_context);
                 self.write_indent();
                 self.write_indicator(b":", true, false, true);
             }
@@ -153,7 +153,7 @@ impl Emitter<'_> {
     }
 
     /// `[]` or `{}`: empty collections are written in flow style.
-    fn empty_flow(&mut self, text: &[u8; 2]) {
+    fn empty_flow(&mut self, text: [u8; 2]) {
         self.write_indicator(&text[..1], true, true, false);
         self.write_indicator(&text[1..], false, false, false);
     }

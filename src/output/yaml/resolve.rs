@@ -136,7 +136,7 @@ fn is_finite(text: &str) -> bool {
 }
 
 /// Go's `strconv.ParseInt(text, 0, 64)` or `ParseUint(text, 0, 64)` succeeding:
-/// an optional sign (ParseInt only), a `0x`/`0o`/`0b` prefix or a leading `0` for
+/// an optional sign (`ParseInt` only), a `0x`/`0o`/`0b` prefix or a leading `0` for
 /// octal, digits of that base, and a value in range.
 fn is_go_integer(text: &str) -> bool {
     let bytes = text.as_bytes();

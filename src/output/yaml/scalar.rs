@@ -11,6 +11,7 @@ use crate::bytes::{self, byte_table};
 /// contexts never hold scalars here (only empty collections are written in flow
 /// style), so the flow-only facts are left out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // libyaml's own flags, kept as they are
 pub(super) struct Analysis {
     pub(super) multiline: bool,
     block_plain_allowed: bool,
@@ -101,6 +102,7 @@ pub(super) fn analyze(value: &str) -> Analysis {
 }
 
 #[derive(Default)]
+#[allow(clippy::struct_excessive_bools)] // libyaml's own flags, kept as they are
 struct Facts {
     block_indicators: bool,
     line_breaks: bool,
@@ -166,7 +168,7 @@ fn full_analysis(value: &str, document_marker: bool) -> Analysis {
 }
 
 /// The style yaml.v2 ends up with for a string in `context`.
-pub(super) fn select_style(value: &str, analysis: &Analysis, context: Context) -> Style {
+pub(super) fn select_style(value: &str, analysis: Analysis, context: Context) -> Style {
     let mut style = if value.contains('\n') {
         Style::Literal
     } else if resolve::plain_reads_as_string(value) {
@@ -192,7 +194,7 @@ pub(super) fn select_style(value: &str, analysis: &Analysis, context: Context) -
 }
 
 impl Emitter<'_> {
-    pub(super) fn string(&mut self, value: &str, analysis: &Analysis, context: Context) {
+    pub(super) fn string(&mut self, value: &str, analysis: Analysis, context: Context) {
         let style = select_style(value, analysis, context);
         let saved = self.indent;
         self.increase_indent(true, false);

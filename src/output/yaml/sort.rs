@@ -240,23 +240,28 @@ impl<T, F: Fn(&T, &T) -> bool> Sorter<'_, T, F> {
         const MAX_SWAPS: usize = 4 * 3;
         let length = b - a;
         let mut swaps = 0;
-        let mut i = a + length / 4;
-        let mut j = a + length / 4 * 2;
-        let mut k = a + length / 4 * 3;
+        let mut quarter = a + length / 4;
+        let mut half = a + length / 4 * 2;
+        let mut three_quarters = a + length / 4 * 3;
         if length >= 8 {
             if length >= SHORTEST_NINTHER {
-                i = self.median(i - 1, i, i + 1, &mut swaps);
-                j = self.median(j - 1, j, j + 1, &mut swaps);
-                k = self.median(k - 1, k, k + 1, &mut swaps);
+                quarter = self.median(quarter - 1, quarter, quarter + 1, &mut swaps);
+                half = self.median(half - 1, half, half + 1, &mut swaps);
+                three_quarters = self.median(
+                    three_quarters - 1,
+                    three_quarters,
+                    three_quarters + 1,
+                    &mut swaps,
+                );
             }
-            j = self.median(i, j, k, &mut swaps);
+            half = self.median(quarter, half, three_quarters, &mut swaps);
         }
         let hint = match swaps {
             0 => Hint::Increasing,
             MAX_SWAPS => Hint::Decreasing,
             _ => Hint::Unknown,
         };
-        (j, hint)
+        (half, hint)
     }
 
     fn order(&self, a: usize, b: usize, swaps: &mut usize) -> (usize, usize) {
@@ -268,11 +273,11 @@ impl<T, F: Fn(&T, &T) -> bool> Sorter<'_, T, F> {
         }
     }
 
-    fn median(&self, a: usize, b: usize, c: usize, swaps: &mut usize) -> usize {
-        let (a, b) = self.order(a, b, swaps);
-        let (b, _) = self.order(b, c, swaps);
-        let (_, b) = self.order(a, b, swaps);
-        b
+    fn median(&self, first: usize, second: usize, third: usize, swaps: &mut usize) -> usize {
+        let (low, middle) = self.order(first, second, swaps);
+        let (middle, _) = self.order(middle, third, swaps);
+        let (_, middle) = self.order(low, middle, swaps);
+        middle
     }
 
     fn reverse_range(&mut self, a: usize, b: usize) {

@@ -102,9 +102,9 @@ fn more_than_twelve_keys_sort_the_same_way() {
             .map(|key| (Cow::Borrowed(key.as_str()), Node::Null))
             .collect(),
     );
-    let expected: String = (1..=15)
-        .map(|number| format!("k{number}: null\n"))
-        .collect();
+    let expected = (1..=15).fold(String::new(), |text, number| {
+        text + &format!("k{number}: null\n")
+    });
     assert_eq!(yaml(&node), format!("---\n{expected}"));
 }
 
