@@ -91,7 +91,8 @@ fn json_text_length(text: &str) -> usize {
 /// any quoted scalar. Spaces before a break are dropped, and so are spaces after it;
 /// a lone break becomes a space, and `n` breaks in a row become `n - 1` newlines.
 pub(super) fn fold_line_breaks(text: &str) -> Cow<'_, str> {
-    if !text.contains(NEL) {
+    // NEL is U+0085, encoded C2 85; the byte 0x85 only ever continues a character.
+    if !text.as_bytes().contains(&0x85) || !text.contains(NEL) {
         return Cow::Borrowed(text);
     }
     let mut folded = String::with_capacity(text.len());

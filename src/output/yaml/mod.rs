@@ -99,9 +99,15 @@ impl Emitter<'_> {
             Node::Bool(false) => self.token("false"),
             Node::Number(value) => self.token(&resolve::number_text(*value)),
             Node::String(text) => {
-                let text = decode::fold_line_breaks(text);
-                let analysis = scalar::analyze(&text);
-                self.string(&text, analysis, context);
+                // Quiet texts have no NEL to fold; folded texts need a new analysis.
+                let analysis = scalar::analyze(text);
+                if !analysis.quiet
+                    && let Cow::Owned(folded) = decode::fold_line_breaks(text)
+                {
+                    self.string(&folded, scalar::analyze(&folded), context);
+                } else {
+                    self.string(text, analysis, context);
+                }
             }
             Node::Array(items) if items.is_empty() => self.empty_flow(*b"[]"),
             Node::Object(fields) if fields.is_empty() => self.empty_flow(*b"{}"),

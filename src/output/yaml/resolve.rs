@@ -72,7 +72,7 @@ fn is_number_or_timestamp(text: &str) -> bool {
     if timestamp::is_timestamp(text) {
         return true;
     }
-    let plain: Cow<'_, str> = if text.contains('_') {
+    let plain: Cow<'_, str> = if text.as_bytes().contains(&b'_') {
         Cow::Owned(text.replace('_', ""))
     } else {
         Cow::Borrowed(text)

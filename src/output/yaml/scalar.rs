@@ -14,6 +14,11 @@ use crate::bytes::{self, byte_table};
 #[allow(clippy::struct_excessive_bools)] // libyaml's own flags, kept as they are
 pub(super) struct Analysis {
     pub(super) multiline: bool,
+    /// The text has a `\n` (the encoder then asks for a literal block).
+    newline: bool,
+    /// The text is printable ASCII without spaces: nothing but its first
+    /// character and leading `---`/`...` can matter.
+    pub(super) quiet: bool,
     block_plain_allowed: bool,
     single_quoted_allowed: bool,
     block_allowed: bool,
@@ -79,6 +84,8 @@ pub(super) fn analyze(value: &str) -> Analysis {
     let Some(first) = value.chars().next() else {
         return Analysis {
             multiline: false,
+            newline: false,
+            quiet: true,
             block_plain_allowed: true,
             single_quoted_allowed: true,
             block_allowed: false,
@@ -93,6 +100,8 @@ pub(super) fn analyze(value: &str) -> Analysis {
             || document_marker;
         return Analysis {
             multiline: false,
+            newline: false,
+            quiet: true,
             block_plain_allowed: !indicator,
             single_quoted_allowed: true,
             block_allowed: true,
@@ -106,6 +115,7 @@ pub(super) fn analyze(value: &str) -> Analysis {
 struct Facts {
     block_indicators: bool,
     line_breaks: bool,
+    newline: bool,
     special_characters: bool,
     leading_space_or_break: bool,
     trailing_space: bool,
@@ -142,6 +152,7 @@ fn full_analysis(value: &str, document_marker: bool) -> Analysis {
             (previous_space, previous_break) = (true, false);
         } else if is_break(character) {
             facts.line_breaks = true;
+            facts.newline |= character == '\n';
             facts.leading_space_or_break |= first;
             facts.trailing_break |= last;
             facts.space_break |= previous_space;
@@ -155,6 +166,8 @@ fn full_analysis(value: &str, document_marker: bool) -> Analysis {
     let mangled = facts.space_break || facts.special_characters;
     Analysis {
         multiline: facts.line_breaks,
+        newline: facts.newline,
+        quiet: false,
         block_plain_allowed: !(facts.leading_space_or_break
             || facts.trailing_space
             || facts.trailing_break
@@ -169,7 +182,7 @@ fn full_analysis(value: &str, document_marker: bool) -> Analysis {
 
 /// The style yaml.v2 ends up with for a string in `context`.
 pub(super) fn select_style(value: &str, analysis: Analysis, context: Context) -> Style {
-    let mut style = if value.contains('\n') {
+    let mut style = if analysis.newline {
         Style::Literal
     } else if resolve::plain_reads_as_string(value) {
         Style::Plain
