@@ -59,7 +59,6 @@ pub(crate) fn json(value: f64) -> String {
 
 /// A float as yaml.v2 writes it: Go's `strconv.FormatFloat(value, 'g', -1, 64)` with
 /// YAML's names for the non-finite values.
-#[allow(dead_code)] // used by the YAML writer
 pub(crate) fn yaml_float(value: f64) -> String {
     if value.is_nan() {
         return ".nan".to_owned();
