@@ -1,11 +1,17 @@
-//! `fbc render`: load each reference, apply opm's post-processing, and write every
-//! blob in opm's order and format on stdout.
+//! `fbc render`: load each reference (a catalog directory, or a bundle directory
+//! rendered into one bundle), apply opm's post-processing and migrations, and write
+//! every blob in opm's order and format on stdout.
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::ExitStatus;
-use crate::catalog::{self, Catalog};
+use crate::bundle::migrate::Migrations;
+use crate::bundle::{self, BundleError, ImageTemplate};
+use crate::catalog::{self, Catalog, Located, Location};
 use crate::cli::{OutputFormat, RenderArgs};
+use crate::go::fmt::quote;
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA};
 use crate::output::catalog::{Format, WriteError, write_catalog};
 
@@ -13,6 +19,8 @@ use crate::output::catalog::{Format, WriteError, write_catalog};
 struct Settings {
     references: Vec<PathBuf>,
     format: Format,
+    template: Option<ImageTemplate>,
+    migrations: Option<Migrations>,
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -23,27 +31,72 @@ enum RenderError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Access(#[from] catalog::LoadError),
-    #[error("render reference {}: bundle directories are not supported yet", crate::go::fmt::quote(&reference.display().to_string()))]
+    #[error("invalid image reference template: {message}")]
+    #[diagnostic(code(fbc::render::template))]
+    Template { message: String },
+    #[error("{message}")]
     #[diagnostic(
-        code(fbc::render::bundle_directory),
-        help("render the bundle with `opm render` for now")
+        code(fbc::render::migrate_level),
+        help("see `fbc render --help` for the available levels")
     )]
-    BundleDirectory { reference: PathBuf },
+    MigrationLevel { message: String },
+    #[error("render reference {}: {error}", quote(reference))]
+    #[diagnostic(code(fbc::render::bundle))]
+    Bundle { reference: String, error: BundleError },
+    #[error("migrate: {message}")]
+    #[diagnostic(code(fbc::render::migrate))]
+    Migrate { message: String },
 }
 
-pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
-    let settings = Settings {
+fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
+    let template = args
+        .image_ref_template
+        .as_deref()
+        .map(ImageTemplate::parse)
+        .transpose()
+        .map_err(|message| RenderError::Template { message })?;
+    let migrations = if args.migrate {
+        Some(Migrations::all())
+    } else {
+        match args.migrate_level.as_deref() {
+            None | Some("") => None,
+            Some(level) => Some(
+                Migrations::up_to(level).map_err(|message| RenderError::MigrationLevel { message })?,
+            ),
+        }
+    };
+    Ok(Settings {
         references: args.references.clone(),
         format: match args.output {
             OutputFormat::Json => Format::Json,
             OutputFormat::Yaml => Format::Yaml,
         },
-    };
+        template,
+        migrations,
+    })
+}
+
+pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
+    let settings = settings(args)?;
+    // References are independent: render them in parallel, then combine them (and
+    // report the first failure) in argument order, as opm does one after another.
+    let parts: Vec<Result<Catalog, RenderError>> = settings
+        .references
+        .par_iter()
+        .map(|reference| {
+            let mut part = render_reference(reference, settings.template.as_ref())?;
+            post_process(&mut part);
+            if let Some(migrations) = settings.migrations {
+                migrations
+                    .apply(&mut part)
+                    .map_err(|message| RenderError::Migrate { message })?;
+            }
+            Ok(part)
+        })
+        .collect();
     let mut combined = Catalog::default();
-    for reference in &settings.references {
-        let mut part = render_reference(reference)?;
-        post_process(&mut part);
-        combined.extend(part);
+    for part in parts {
+        combined.extend(part?);
     }
     let stdout = std::io::stdout();
     match write_catalog(&combined, settings.format, &mut stdout.lock()) {
@@ -56,14 +109,42 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
     }
 }
 
-fn render_reference(reference: &Path) -> Result<Catalog, RenderError> {
+/// Whether opm takes a directory for a bundle: it has `manifests` and `metadata`
+/// sub-directories (links to directories do not count).
+fn is_bundle_directory(reference: &Path) -> bool {
+    ["manifests", "metadata"].iter().all(|name| {
+        reference
+            .join(name)
+            .symlink_metadata()
+            .is_ok_and(|metadata| metadata.is_dir())
+    })
+}
+
+fn render_reference(
+    reference: &Path,
+    template: Option<&ImageTemplate>,
+) -> Result<Catalog, RenderError> {
     catalog::require_directory(reference)?;
-    if reference.join("manifests").is_dir() && reference.join("metadata").is_dir() {
-        return Err(RenderError::BundleDirectory {
-            reference: reference.to_path_buf(),
-        });
+    if !is_bundle_directory(reference) {
+        return Ok(catalog::load_directory(reference)?);
     }
-    Ok(catalog::load_directory(reference)?)
+    let shown = reference.display().to_string();
+    let bundle = bundle::render_directory(reference, &shown, template).map_err(|error| {
+        RenderError::Bundle {
+            reference: shown.clone(),
+            error,
+        }
+    })?;
+    let mut catalog = Catalog::default();
+    catalog.bundles.push(Located {
+        item: bundle,
+        location: Location {
+            file: std::sync::Arc::from(reference),
+            line: 1,
+            column: 1,
+        },
+    });
+    Ok(catalog)
 }
 
 /// opm's per-reference post-processing: bundle objects and CSV metadata move to the

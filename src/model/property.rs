@@ -14,6 +14,10 @@ pub(crate) struct Property {
     /// `None` when the blob had no `value` key: opm keeps an empty raw message,
     /// which prints as `null` but fails to parse for every property type.
     pub(crate) value: Option<Value>,
+    /// The value as opm writes it, when that is not `value` with sorted keys: opm
+    /// encodes the properties it builds (`olm.package` with a release,
+    /// `olm.csv.metadata`) from Go structs, in field order.
+    pub(crate) ordered: Option<Node<'static>>,
 }
 
 impl Property {
@@ -55,7 +59,10 @@ impl Property {
             ("type".into(), Node::str(&self.kind)),
             (
                 "value".into(),
-                self.value.as_ref().map_or(Node::Null, Node::from_json),
+                match &self.ordered {
+                    Some(node) => node.clone(),
+                    None => self.value.as_ref().map_or(Node::Null, Node::from_json),
+                },
             ),
         ])
     }
