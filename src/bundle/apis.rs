@@ -34,7 +34,10 @@ pub(crate) type ApiSet = BTreeSet<ApiKey>;
 /// An object's group, version and kind as `Unstructured.GroupVersionKind` reads
 /// them: an `apiVersion` with more than one `/` yields nothing at all.
 pub(crate) fn group_version_kind(object: &Map<String, Value>) -> (&str, &str, &str) {
-    let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let kind = kind_of(object).unwrap_or_default();
     match api_version.split_once('/') {
         None => ("", api_version, kind),
@@ -71,12 +74,12 @@ fn decode_crd(
         ));
     }
     let spec = child(object, "spec", "CustomResourceDefinition", "spec")?;
-    let text = |map: Option<&Map<String, Value>>, key: &str, owner: &str, path: &str| {
-        match map.and_then(|map| map.get(key)) {
-            None | Some(Value::Null) => Ok(String::new()),
-            Some(Value::String(text)) => Ok(text.clone()),
-            Some(other) => Err(field_mismatch(other, owner, path, "string")),
-        }
+    let text = |map: Option<&Map<String, Value>>, key: &str, owner: &str, path: &str| match map
+        .and_then(|map| map.get(key))
+    {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(other) => Err(field_mismatch(other, owner, path, "string")),
     };
     let crd_group = text(spec, "group", "CustomResourceDefinitionSpec", "spec.group")?;
     let names = match spec {
@@ -94,17 +97,39 @@ fn decode_crd(
                 let entry = match item {
                     Value::Object(map) => Some(map),
                     Value::Null => None,
-                    other => return Err(field_mismatch(other, "CustomResourceDefinitionSpec", "spec.versions", "v1.CustomResourceDefinitionVersion")),
+                    other => {
+                        return Err(field_mismatch(
+                            other,
+                            "CustomResourceDefinitionSpec",
+                            "spec.versions",
+                            "v1.CustomResourceDefinitionVersion",
+                        ));
+                    }
                 };
-                versions.push(text(entry, "name", "CustomResourceDefinitionVersion", "spec.versions.name")?);
+                versions.push(text(
+                    entry,
+                    "name",
+                    "CustomResourceDefinitionVersion",
+                    "spec.versions.name",
+                )?);
             }
         }
         Some(other) => {
-            return Err(field_mismatch(other, "CustomResourceDefinitionSpec", "spec.versions", "[]v1.CustomResourceDefinitionVersion"));
+            return Err(field_mismatch(
+                other,
+                "CustomResourceDefinitionSpec",
+                "spec.versions",
+                "[]v1.CustomResourceDefinitionVersion",
+            ));
         }
     }
     if version == "v1beta1" {
-        let single = text(spec, "version", "CustomResourceDefinitionSpec", "spec.version")?;
+        let single = text(
+            spec,
+            "version",
+            "CustomResourceDefinitionSpec",
+            "spec.version",
+        )?;
         if !single.is_empty() {
             versions.push(single);
         }
@@ -219,18 +244,27 @@ mod tests {
     use serde_json::json;
 
     fn object(value: Value) -> Map<String, Value> {
-        value.as_object().expect("an object").clone()
+        match value {
+            Value::Object(map) => map,
+            _ => panic!("an object"),
+        }
     }
 
     #[test]
     fn crd_versions_are_provided() {
         let objects = vec![
-            object(json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            object(
+                json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
                 "spec": {"group": "example.com", "names": {"kind": "Foo", "plural": "foos"},
-                         "versions": [{"name": "v1"}, {"name": "v2"}]}})),
-            object(json!({"apiVersion": "apiextensions.k8s.io/v1beta1", "kind": "CustomResourceDefinition",
-                "spec": {"group": "example.com", "names": {"kind": "Bar", "plural": "bars"}, "version": "v1alpha1"}})),
-            object(json!({"apiVersion": "apiextensions.k8s.io/v2", "kind": "CustomResourceDefinition"})),
+                         "versions": [{"name": "v1"}, {"name": "v2"}]}}),
+            ),
+            object(
+                json!({"apiVersion": "apiextensions.k8s.io/v1beta1", "kind": "CustomResourceDefinition",
+                "spec": {"group": "example.com", "names": {"kind": "Bar", "plural": "bars"}, "version": "v1alpha1"}}),
+            ),
+            object(
+                json!({"apiVersion": "apiextensions.k8s.io/v2", "kind": "CustomResourceDefinition"}),
+            ),
         ];
         let apis = crd_apis(&objects).expect("decodes");
         let names: Vec<String> = apis.iter().map(ToString::to_string).collect();
@@ -269,7 +303,9 @@ mod tests {
             check_owned_crds(&provided, &csv),
             Err("couldn't find example.com/v1/Foo (foos) in bundle. found: map[example.com/v2/Foo (foos):{}]".to_owned())
         );
-        let bad = object(json!({"spec": {"customresourcedefinitions": {"required": [{"name": "foos"}]}}}));
+        let bad = object(
+            json!({"spec": {"customresourcedefinitions": {"required": [{"name": "foos"}]}}}),
+        );
         assert_eq!(
             required(&Csv::new(&bad)),
             Err("couldn't parse plural.group from crd name: foos".to_owned())

@@ -1,4 +1,4 @@
-//! What opm's bundle parser reads from the ClusterServiceVersion: its name and
+//! What opm's bundle parser reads from the `ClusterServiceVersion`: its name and
 //! annotations (typed object metadata), and fields of the raw `spec` read one at a
 //! time with Go's decoder, each failing with Go's message when it has the wrong type.
 
@@ -72,7 +72,12 @@ impl<'a> Csv<'a> {
                 decoder.field(field, |d| d.string(value.clone(), "TypeMeta"));
             }
         }
-        match self.object.iter().rev().find(|(key, _)| match_field(key, &["metadata"]).is_some()) {
+        match self
+            .object
+            .iter()
+            .rev()
+            .find(|(key, _)| match_field(key, &["metadata"]).is_some())
+        {
             Some((_, Value::Object(metadata))) => check_metadata(&mut decoder, metadata),
             Some((_, Value::Null)) | None => {}
             Some((_, other)) => {
@@ -91,7 +96,7 @@ impl<'a> Csv<'a> {
         let mut found = String::new();
         for (key, value) in self.metadata().into_iter().flatten() {
             if match_field(key, &[field]).is_some() {
-                found = value.as_str().unwrap_or_default().to_owned();
+                value.as_str().unwrap_or_default().clone_into(&mut found);
             }
         }
         found
@@ -120,7 +125,10 @@ impl<'a> Csv<'a> {
 
     /// A top-level spec field, `None` when absent or null.
     pub(crate) fn spec_field(&self, name: &str) -> Result<Option<&'a Value>, String> {
-        Ok(self.spec()?.and_then(|spec| spec.get(name)).filter(|value| !value.is_null()))
+        Ok(self
+            .spec()?
+            .and_then(|spec| spec.get(name))
+            .filter(|value| !value.is_null()))
     }
 
     /// `spec.version`, or `""`.
@@ -193,7 +201,9 @@ impl<'a> Csv<'a> {
                 };
                 for (key, value) in map {
                     match match_field(&key, &["name", "image"]) {
-                        Some("name") => pair.0 = d.field("name", |d| d.string(value, "RelatedImage")),
+                        Some("name") => {
+                            pair.0 = d.field("name", |d| d.string(value, "RelatedImage"));
+                        }
                         Some(_) => pair.1 = d.field("image", |d| d.string(value, "RelatedImage")),
                         None => {}
                     }
@@ -279,7 +289,10 @@ fn decode_key(decoder: &mut GoDecoder, value: Value) -> DefinitionKey {
 /// Checks the object metadata fields opm reads for Go's types.
 fn check_metadata(decoder: &mut GoDecoder, metadata: &Map<String, Value>) {
     for (key, value) in metadata {
-        match match_field(key, &["name", "namespace", "generateName", "annotations", "labels"]) {
+        match match_field(
+            key,
+            &["name", "namespace", "generateName", "annotations", "labels"],
+        ) {
             Some(field @ ("annotations" | "labels")) => match value {
                 Value::Object(map) => {
                     for item in map.values() {
@@ -290,11 +303,15 @@ fn check_metadata(decoder: &mut GoDecoder, metadata: &Map<String, Value>) {
                 }
                 Value::Null => {}
                 other => decoder.field("metadata", |d| {
-                    d.field(field, |d| d.mismatch(other, "ObjectMeta", "map[string]string"));
+                    d.field(field, |d| {
+                        d.mismatch(other, "ObjectMeta", "map[string]string");
+                    });
                 }),
             },
             Some(field) => {
-                decoder.field("metadata", |d| d.field(field, |d| d.string(value.clone(), "ObjectMeta")));
+                decoder.field("metadata", |d| {
+                    d.field(field, |d| d.string(value.clone(), "ObjectMeta"))
+                });
             }
             None => {}
         }
@@ -322,7 +339,10 @@ mod tests {
     use serde_json::json;
 
     fn csv(value: Value) -> Map<String, Value> {
-        value.as_object().expect("an object").clone()
+        match value {
+            Value::Object(map) => map,
+            _ => panic!("an object"),
+        }
     }
 
     #[test]
@@ -367,13 +387,18 @@ mod tests {
 
     #[test]
     fn images_of_deployments() {
-        let object = csv(json!({"spec": {"install": {"strategy": "deployment", "spec": {
-            "deployments": [{"name": "a", "spec": {"template": {"spec": {
-                "containers": [{"image": "a:1"}],
-                "initContainers": [{"image": "b:1"}],
-            }}}}],
-        }}}}));
-        assert_eq!(Csv::new(&object).operator_images(), Ok(vec!["a:1".to_owned(), "b:1".to_owned()]));
+        let object = csv(
+            json!({"spec": {"install": {"strategy": "deployment", "spec": {
+                "deployments": [{"name": "a", "spec": {"template": {"spec": {
+                    "containers": [{"image": "a:1"}],
+                    "initContainers": [{"image": "b:1"}],
+                }}}}],
+            }}}}),
+        );
+        assert_eq!(
+            Csv::new(&object).operator_images(),
+            Ok(vec!["a:1".to_owned(), "b:1".to_owned()])
+        );
     }
 
     #[test]

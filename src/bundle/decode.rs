@@ -131,8 +131,8 @@ mod tests {
 
     #[test]
     fn json_keeps_integers_and_big_ones_become_floats() {
-        let value = first_document(br#"  {"a": 1, "b": 1.0, "c": 18446744073709551615}"#)
-            .expect("decodes");
+        let value =
+            first_document(br#"  {"a": 1, "b": 1.0, "c": 18446744073709551615}"#).expect("decodes");
         assert!(value["a"].is_i64());
         assert!(value["b"].is_f64());
         assert!(value["c"].is_f64());

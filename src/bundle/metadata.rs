@@ -79,26 +79,29 @@ impl Annotations {
     }
 }
 
-/// The fields of a Go struct, matched like `encoding/json`; `None` on a type error.
-fn struct_fields(value: &Value) -> Option<Option<&Map<String, Value>>> {
+/// A value Go's decoder refuses for the field's type.
+struct TypeError;
+
+/// The fields of a Go struct, matched like `encoding/json`; `Ok(None)` for null.
+fn struct_fields(value: &Value) -> Result<Option<&Map<String, Value>>, TypeError> {
     match value {
-        Value::Object(map) => Some(Some(map)),
-        Value::Null => Some(None),
-        _ => None,
+        Value::Object(map) => Ok(Some(map)),
+        Value::Null => Ok(None),
+        _ => Err(TypeError),
     }
 }
 
 /// Decodes an `AnnotationsFile`; `None` when Go's decoder would fail.
 fn decode_annotations(document: &Value) -> Option<Annotations> {
     let mut found = Annotations::default();
-    let Some(top) = struct_fields(document)? else {
+    let Some(top) = struct_fields(document).ok()? else {
         return Some(found);
     };
     for (key, value) in top {
         if match_field(key, &["annotations"]).is_none() {
             continue;
         }
-        let Some(map) = struct_fields(value)? else {
+        let Some(map) = struct_fields(value).ok()? else {
             continue;
         };
         for (key, value) in map {
@@ -108,7 +111,7 @@ fn decode_annotations(document: &Value) -> Option<Annotations> {
                 Some(_) => &mut found.default_channel,
                 None => continue,
             };
-            if let Some(text) = string_field(value)? {
+            if let Some(text) = string_field(value).ok()? {
                 *slot = text;
             }
         }
@@ -119,7 +122,7 @@ fn decode_annotations(document: &Value) -> Option<Annotations> {
 /// Decodes the `dependencies` or `properties` list of a file; `None` on a type error.
 fn decode_list(document: &Value, field: &'static str) -> Option<Vec<RawProperty>> {
     let mut list = Vec::new();
-    let Some(top) = struct_fields(document)? else {
+    let Some(top) = struct_fields(document).ok()? else {
         return Some(list);
     };
     for (key, value) in top {
@@ -138,13 +141,13 @@ fn decode_list(document: &Value, field: &'static str) -> Option<Vec<RawProperty>
 /// One `{type, value}` entry; the value is kept as the raw JSON text opm would see.
 fn decode_entry(item: &Value) -> Option<RawProperty> {
     let mut entry = RawProperty::default();
-    let Some(map) = struct_fields(item)? else {
+    let Some(map) = struct_fields(item).ok()? else {
         return Some(entry);
     };
     for (key, value) in map {
         match match_field(key, &["type", "value"]) {
             Some("type") => {
-                if let Some(text) = string_field(value)? {
+                if let Some(text) = string_field(value).ok()? {
                     entry.kind = text;
                 }
             }
@@ -156,17 +159,17 @@ fn decode_entry(item: &Value) -> Option<RawProperty> {
 }
 
 /// A Go `string` field read through sigs.k8s.io/yaml, which turns YAML numbers and
-/// booleans into strings for string fields. `Some(None)` is null (no change).
-fn string_field(value: &Value) -> Option<Option<String>> {
+/// booleans into strings for string fields. `Ok(None)` is null (no change).
+fn string_field(value: &Value) -> Result<Option<String>, TypeError> {
     match value {
-        Value::String(text) => Some(Some(text.clone())),
-        Value::Null => Some(None),
-        Value::Bool(flag) => Some(Some(flag.to_string())),
-        Value::Number(number) => Some(Some(match number.as_i64() {
+        Value::String(text) => Ok(Some(text.clone())),
+        Value::Null => Ok(None),
+        Value::Bool(flag) => Ok(Some(flag.to_string())),
+        Value::Number(number) => Ok(Some(match number.as_i64() {
             Some(integer) => integer.to_string(),
             None => format_float32(number.as_f64().unwrap_or_default()),
         })),
-        _ => None,
+        _ => Err(TypeError),
     }
 }
 
@@ -204,7 +207,11 @@ mod tests {
         assert_eq!(found.channels, "alpha,beta");
         assert!(decode_annotations(&json!({"annotations": []})).is_none());
         assert!(decode_annotations(&json!("text")).is_none());
-        assert!(decode_annotations(&json!({"other": 1})).expect("decodes").is_empty());
+        assert!(
+            decode_annotations(&json!({"other": 1}))
+                .expect("decodes")
+                .is_empty()
+        );
     }
 
     #[test]
@@ -217,15 +224,22 @@ mod tests {
         assert_eq!(list[0].kind, "olm.constraint");
         assert_eq!(list[0].raw, r#"{"cel":{"rule":"a \u0026\u0026 b"}}"#);
         assert_eq!(list[1].raw, "");
-        assert!(decode_list(&document, "properties").expect("decodes").is_empty());
+        assert!(
+            decode_list(&document, "properties")
+                .expect("decodes")
+                .is_empty()
+        );
         assert!(decode_list(&json!({"properties": [1]}), "properties").is_none());
     }
 
     #[test]
     fn yaml_scalars_become_strings() {
-        assert_eq!(string_field(&json!(4.8)), Some(Some("4.8".to_owned())));
-        assert_eq!(string_field(&json!(7)), Some(Some("7".to_owned())));
-        assert_eq!(string_field(&json!(true)), Some(Some("true".to_owned())));
-        assert_eq!(string_field(&json!([])), None);
+        assert_eq!(string_field(&json!(4.8)).ok(), Some(Some("4.8".to_owned())));
+        assert_eq!(string_field(&json!(7)).ok(), Some(Some("7".to_owned())));
+        assert_eq!(
+            string_field(&json!(true)).ok(),
+            Some(Some("true".to_owned()))
+        );
+        assert!(string_field(&json!([])).is_err());
     }
 }

@@ -4,10 +4,11 @@
 mod apis;
 mod csv;
 mod decode;
-mod marshal;
+pub(crate) mod marshal;
 mod metadata;
 pub(crate) mod migrate;
 mod properties;
+mod raw;
 mod template;
 
 use std::path::Path;
@@ -32,7 +33,10 @@ pub(crate) enum BundleError {
     #[error("{message}")]
     #[diagnostic(code(fbc::bundle::parse))]
     Parse { message: String },
-    #[error("failed templating image reference from bundle for {}: {message}", quote(reference))]
+    #[error(
+        "failed templating image reference from bundle for {}: {message}",
+        quote(reference)
+    )]
     #[diagnostic(code(fbc::bundle::template))]
     Template { reference: String, message: String },
     #[error("get properties for bundle {}: {message}", quote(bundle))]
@@ -68,12 +72,12 @@ pub(crate) fn render_directory(
     let csv = Csv::new(&parsed.objects[parsed.csv_index]);
     let image = match template {
         None => String::new(),
-        Some(template) => fill_template(template, &parsed).map_err(|message| {
-            BundleError::Template {
+        Some(template) => {
+            fill_template(template, &parsed).map_err(|message| BundleError::Template {
                 reference: reference.to_owned(),
                 message,
-            }
-        })?,
+            })?
+        }
     };
     let facts = properties::BundleFacts {
         package: &parsed.package,
@@ -81,7 +85,7 @@ pub(crate) fn render_directory(
         release: csv.release(),
         provided: Ok(parsed.provided.clone()),
         required: apis::required(&csv),
-        objects: parsed.objects.iter().map(|object| marshal_object(object)).collect(),
+        objects: parsed.objects.iter().map(marshal_object).collect(),
     };
     let list = properties::final_properties(&parsed.properties, &parsed.dependencies, facts)
         .map_err(|message| BundleError::Properties {
@@ -127,7 +131,9 @@ fn parse(directory: &Path) -> Result<Parsed, BundleError> {
         .iter()
         .position(|object| apis::group_version_kind(object).2 == CSV_KIND);
     if let Some(index) = csv_index {
-        Csv::new(&objects[index]).check_conversion().map_err(parse_error)?;
+        Csv::new(&objects[index])
+            .check_conversion()
+            .map_err(parse_error)?;
     }
     let crds = apis::crd_apis(&objects).map_err(parse_error)?;
     let Some(csv_index) = csv_index else {
@@ -137,7 +143,11 @@ fn parse(directory: &Path) -> Result<Parsed, BundleError> {
     let name = csv.name();
     let provided = apis::provided(&crds, &csv)
         .and_then(|provided| apis::check_owned_crds(&provided, &csv).map(|()| provided))
-        .map_err(|error| parse_error(format!("error checking provided apis in bundle {name}: {error}")))?;
+        .map_err(|error| {
+            parse_error(format!(
+                "error checking provided apis in bundle {name}: {error}"
+            ))
+        })?;
     let metadata = metadata::read(&directory.join("metadata")).map_err(parse_error)?;
     let derive_error = |error: String| parse_error(format!("failed to derive properties: {error}"));
     let csv_properties = csv
@@ -147,9 +157,17 @@ fn parse(directory: &Path) -> Result<Parsed, BundleError> {
     let version_and_release = if metadata.package.is_empty() {
         None
     } else {
-        Some((csv.version().map_err(derive_error)?, csv.release().map_err(derive_error)?))
+        Some((
+            csv.version().map_err(derive_error)?,
+            csv.release().map_err(derive_error)?,
+        ))
     };
-    let derived = properties::derived(&metadata.package, version_and_release, csv_properties, &provided);
+    let derived = properties::derived(
+        &metadata.package,
+        version_and_release,
+        csv_properties,
+        &provided,
+    );
     let mut list = metadata.properties;
     list.extend(derived);
     Ok(Parsed {

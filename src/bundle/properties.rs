@@ -8,11 +8,14 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use serde_json::Map;
+
 use super::apis::ApiSet;
 use super::csv::kind_name;
 use super::marshal::marshal;
+use super::raw::{self, RawValue};
 use crate::model::go_decode::{GoDecoder, match_field};
-use crate::model::property::{BUNDLE_OBJECT, Property};
+use crate::model::property::{BUNDLE_OBJECT, Encoded, Property};
 use crate::output::json::write_compact;
 use crate::output::node::Node;
 
@@ -40,6 +43,12 @@ impl RawProperty {
         self.value = Some(value.clone());
     }
 
+    /// Takes a value's raw text as it stands (Go's `json.RawMessage`).
+    pub(crate) fn set_raw(&mut self, raw: &str) {
+        raw.clone_into(&mut self.raw);
+        self.value = serde_json::from_str(raw).ok();
+    }
+
     /// A property opm encodes from a struct of strings (`property.MustBuild`):
     /// compact, fields in struct order, HTML characters unescaped.
     pub(crate) fn built(kind: &str, fields: Vec<(&'static str, String)>) -> Self {
@@ -49,20 +58,34 @@ impl RawProperty {
                 .map(|(key, text)| (Cow::Borrowed(key), Node::String(Cow::Owned(text))))
                 .collect(),
         );
-        Self::from_node(kind, node)
-    }
-
-    /// A property whose value opm encodes from a Go struct given as an ordered node.
-    pub(crate) fn from_node(kind: &str, node: Node<'static>) -> Self {
         let mut raw = Vec::new();
         write_compact(&node, &mut raw);
         let raw = String::from_utf8(raw).expect("the JSON writer writes UTF-8");
         let value = serde_json::from_str(&raw).ok();
+        // Fields already in sorted order print the same from `value`; only other
+        // orders need the node (and bundle objects are spared a copy of their data).
+        let Node::Object(fields) = &node else {
+            unreachable!("built as an object")
+        };
+        let sorted = fields.windows(2).all(|pair| pair[0].0 < pair[1].0);
         RawProperty {
             kind: kind.to_owned(),
             value,
             raw,
-            ordered: Some(node),
+            ordered: (!sorted).then_some(node),
+        }
+    }
+
+    /// An `olm.bundle.object` holding base64 `data` (which needs no escaping).
+    pub(crate) fn bundle_object(data: String) -> Self {
+        RawProperty {
+            kind: BUNDLE_OBJECT.to_owned(),
+            raw: format!("{{\"data\":\"{data}\"}}"),
+            value: Some(Value::Object(Map::from_iter([(
+                "data".to_owned(),
+                Value::String(data),
+            )]))),
+            ordered: None,
         }
     }
 
@@ -70,12 +93,18 @@ impl RawProperty {
         (&self.kind, &self.raw)
     }
 
-    /// The catalog model's property.
+    /// The catalog model's property: opm prints the raw text it holds, or the
+    /// struct it built.
     pub(crate) fn into_property(self) -> Property {
+        let encoded = match self.ordered {
+            Some(node) => Some(Encoded::Ordered(node)),
+            None if self.raw.is_empty() || self.kind == BUNDLE_OBJECT => None,
+            None => Some(Encoded::Raw(self.raw)),
+        };
         Property {
             kind: self.kind,
             value: self.value,
-            ordered: self.ordered,
+            encoded,
         }
     }
 }
@@ -91,7 +120,10 @@ pub(crate) fn deduplicate(properties: Vec<RawProperty>) -> Vec<RawProperty> {
 
 /// A package property with `release` omitted when empty.
 pub(crate) fn package(name: &str, version: &str, release: &str) -> RawProperty {
-    let mut fields = vec![("packageName", name.to_owned()), ("version", version.to_owned())];
+    let mut fields = vec![
+        ("packageName", name.to_owned()),
+        ("version", version.to_owned()),
+    ];
     if !release.is_empty() {
         fields.push(("release", release.to_owned()));
     }
@@ -109,27 +141,31 @@ fn gvk(kind: &str, group: &str, api_kind: &str, version: &str) -> RawProperty {
     )
 }
 
-/// The CSV's `olm.properties` annotation, decoded as far as Go's decoder gets (opm
-/// only logs a failure and keeps what was decoded).
+/// The CSV's `olm.properties` annotation, decoded as Go decodes it into
+/// `[]Property`: nothing when the text is not valid JSON or not an array; elements
+/// of the wrong type become empty properties; values keep their own text.
 pub(crate) fn annotation_properties(text: &str) -> Vec<RawProperty> {
-    let Ok(Value::Array(items)) = serde_json::from_str::<Value>(text) else {
+    let Some(RawValue::Array(_, items)) = raw::parse(text) else {
         return Vec::new();
     };
     items
         .iter()
         .map(|item| {
             let mut property = RawProperty::default();
-            for (key, value) in item.as_object().into_iter().flatten() {
-                match match_field(key, &["type", "value"]) {
-                    Some("type") => property.kind = value.as_str().unwrap_or_default().to_owned(),
-                    Some(_) => {
-                        // The raw text is the annotation's own; its compact form is
-                        // the closest fbc keeps.
-                        let mut raw = Vec::new();
-                        write_compact(&Node::from_json(value), &mut raw);
-                        property.raw = String::from_utf8(raw).expect("UTF-8");
-                        property.value = Some(value.clone());
+            let RawValue::Object(_, members) = item else {
+                return property;
+            };
+            for (key, value) in members {
+                let key = raw::decode_string(key).unwrap_or_default();
+                match match_field(&key, &["type", "value"]) {
+                    // A `type` of another type is a type error: the field keeps
+                    // what it had.
+                    Some("type") => {
+                        if let Some(kind) = value.as_string() {
+                            property.kind = kind;
+                        }
                     }
+                    Some(_) => property.set_raw(value.text()),
                     None => {}
                 }
             }
@@ -180,10 +216,10 @@ fn decode_strings(
     let Some(value) = value else {
         return Err("unexpected end of JSON input".to_owned());
     };
-    let mut decoded = vec![String::new(); fields.len()];
+    let mut strings = vec![String::new(); fields.len()];
     let map = match value {
         Value::Object(map) => map,
-        Value::Null => return Ok(decoded),
+        Value::Null => return Ok(strings),
         other => {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type property.{struct_name}",
@@ -194,11 +230,14 @@ fn decode_strings(
     let mut decoder = GoDecoder::default();
     for (key, item) in map {
         if let Some(field) = match_field(key, fields) {
-            let index = fields.iter().position(|f| *f == field).expect("a listed field");
-            decoded[index] = decoder.field(field, |d| d.string(item.clone(), struct_name));
+            let index = fields
+                .iter()
+                .position(|f| *f == field)
+                .expect("a listed field");
+            strings[index] = decoder.field(field, |d| d.string(item.clone(), struct_name));
         }
     }
-    decoder.finish().map(|()| decoded)
+    decoder.finish().map(|()| strings)
 }
 
 /// The `olm.package` value's fields: package name, version, release.
@@ -272,27 +311,36 @@ pub(crate) fn final_properties(
             _ => others.push(dependency.clone()),
         }
     }
-    let version = facts.version.map_err(|error| format!("get version: {error}"))?;
-    let release = facts.release.map_err(|error| format!("get release: {error}"))?;
-    let provided = facts.provided.map_err(|error| format!("get provided apis: {error}"))?;
+    let version = facts
+        .version
+        .map_err(|error| format!("get version: {error}"))?;
+    let release = facts
+        .release
+        .map_err(|error| format!("get release: {error}"))?;
+    let provided = facts
+        .provided
+        .map_err(|error| format!("get provided apis: {error}"))?;
     for api in provided {
         provided_gvks.insert((api.group, api.kind, api.version));
     }
-    let required = facts.required.map_err(|error| format!("get required apis: {error}"))?;
+    let required = facts
+        .required
+        .map_err(|error| format!("get required apis: {error}"))?;
     for api in required {
         required_gvks.insert((api.group, api.kind, api.version));
     }
     let mut list: Vec<RawProperty> = facts
         .objects
         .iter()
-        .map(|object| {
-            let data = crate::go::base64::encode(object.as_bytes());
-            RawProperty::built(BUNDLE_OBJECT, vec![("data", data)])
-        })
+        .map(|object| RawProperty::bundle_object(crate::go::base64::encode(object.as_bytes())))
         .collect();
     list.push(package_property.unwrap_or_else(|| package(facts.package, &version, &release)));
     list.extend(provided_gvks.iter().map(|(g, k, v)| gvk(GVK, g, k, v)));
-    list.extend(required_gvks.iter().map(|(g, k, v)| gvk(GVK_REQUIRED, g, k, v)));
+    list.extend(
+        required_gvks
+            .iter()
+            .map(|(g, k, v)| gvk(GVK_REQUIRED, g, k, v)),
+    );
     list.extend(packages_required);
     list.extend(others);
     list.sort_by(|a, b| a.key().cmp(&b.key()));
@@ -311,13 +359,22 @@ mod tests {
             property.raw,
             r#"{"packageName":"a&b","version":"1.0.0","release":"2"}"#
         );
-        assert_eq!(package("a", "1.0.0", "").raw, r#"{"packageName":"a","version":"1.0.0"}"#);
+        assert_eq!(
+            package("a", "1.0.0", "").raw,
+            r#"{"packageName":"a","version":"1.0.0"}"#
+        );
+    }
+
+    fn label() -> RawProperty {
+        RawProperty {
+            kind: "olm.label".into(),
+            ..RawProperty::default()
+        }
     }
 
     #[test]
     fn deduplicates_on_type_and_raw_text() {
-        let mut first = RawProperty::default();
-        first.kind = "olm.label".into();
+        let mut first = label();
         first.set_value(&json!({"label": "x"}));
         let list = deduplicate(vec![first.clone(), first.clone(), package("a", "1", "")]);
         assert_eq!(list.len(), 2);
@@ -325,7 +382,8 @@ mod tests {
 
     #[test]
     fn annotation_properties_survive_type_errors() {
-        let list = annotation_properties(r#"[{"type": "olm.maxOpenShiftVersion", "value": "4.9"}, 3]"#);
+        let list =
+            annotation_properties(r#"[{"type": "olm.maxOpenShiftVersion", "value": "4.9"}, 3]"#);
         assert_eq!(list.len(), 2);
         assert_eq!(list[0].raw, r#""4.9""#);
         assert_eq!(list[1].kind, "");
@@ -342,14 +400,15 @@ mod tests {
             required: Ok(ApiSet::new()),
             objects: vec![r#"{"kind":"A"}"#.into()],
         };
-        let mut label = RawProperty::default();
-        label.kind = "olm.label".into();
+        let mut label = label();
         label.set_value(&json!({"label": "x"}));
         let list = final_properties(&[label], &[], facts()).expect("builds");
         let kinds: Vec<&str> = list.iter().map(|p| p.kind.as_str()).collect();
         assert_eq!(kinds, ["olm.bundle.object", "olm.label", "olm.package"]);
-        let mut bad = RawProperty::default();
-        bad.kind = GVK.into();
+        let mut bad = RawProperty {
+            kind: GVK.into(),
+            ..RawProperty::default()
+        };
         bad.set_value(&json!("text"));
         assert_eq!(
             final_properties(&[bad], &[], facts()).map(|_| ()),

@@ -8,7 +8,10 @@ const NAME: &str = "image-ref-template";
 enum Piece {
     Text(String),
     /// A field reference and its byte offset in the template, for error positions.
-    Field { name: String, offset: usize },
+    Field {
+        name: String,
+        offset: usize,
+    },
 }
 
 /// A parsed image reference template.
@@ -83,7 +86,9 @@ impl ImageTemplate {
                     _ => {
                         let before = &self.source[..*offset];
                         let line = 1 + before.matches('\n').count();
-                        let column = before.rfind('\n').map_or(*offset, |newline| offset - newline - 1);
+                        let column = before
+                            .rfind('\n')
+                            .map_or(*offset, |newline| offset - newline - 1);
                         return Err(format!(
                             "template: {NAME}:{line}:{column}: executing \"{NAME}\" at <.{name}>: \
                              can't evaluate field {name} in type action.imageReferenceTemplateData"
@@ -98,7 +103,9 @@ impl ImageTemplate {
 
 fn parse_command(command: &str, offset: usize, line: usize) -> Result<Piece, String> {
     if command.is_empty() {
-        return Err(format!("template: {NAME}:{line}: missing value for command"));
+        return Err(format!(
+            "template: {NAME}:{line}: missing value for command"
+        ));
     }
     if let Some(name) = command.strip_prefix('.')
         && !name.is_empty()
@@ -109,9 +116,14 @@ fn parse_command(command: &str, offset: usize, line: usize) -> Result<Piece, Str
             offset,
         });
     }
-    let word: String = command.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    let word: String = command
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
     if !word.is_empty() && command.chars().next().is_some_and(char::is_alphabetic) {
-        return Err(format!("template: {NAME}:{line}: function \"{word}\" not defined"));
+        return Err(format!(
+            "template: {NAME}:{line}: function \"{word}\" not defined"
+        ));
     }
     Err(format!(
         "template: {NAME}:{line}: unsupported action {}: only {{{{.Package}}}}, {{{{.Name}}}} and {{{{.Version}}}} are known",
@@ -131,10 +143,17 @@ mod tests {
 
     #[test]
     fn fills_in_fields() {
-        let template = ImageTemplate::parse("example.com/{{.Package}}:v{{ .Version }}").expect("parses");
-        assert_eq!(template.execute(&DATA), Ok("example.com/etcd:v0.9.4".to_owned()));
+        let template =
+            ImageTemplate::parse("example.com/{{.Package}}:v{{ .Version }}").expect("parses");
+        assert_eq!(
+            template.execute(&DATA),
+            Ok("example.com/etcd:v0.9.4".to_owned())
+        );
         let template = ImageTemplate::parse("a {{- .Name -}} b{{/* note */}}").expect("parses");
-        assert_eq!(template.execute(&DATA), Ok("aetcdoperator.v0.9.4b".to_owned()));
+        assert_eq!(
+            template.execute(&DATA),
+            Ok("aetcdoperator.v0.9.4b".to_owned())
+        );
     }
 
     #[test]
@@ -150,9 +169,11 @@ mod tests {
         let template = ImageTemplate::parse("x/{{.Foo}}").expect("parses");
         assert_eq!(
             template.execute(&DATA),
-            Err("template: image-ref-template:1:4: executing \"image-ref-template\" at <.Foo>: \
+            Err(
+                "template: image-ref-template:1:4: executing \"image-ref-template\" at <.Foo>: \
                  can't evaluate field Foo in type action.imageReferenceTemplateData"
-                .to_owned())
+                    .to_owned()
+            )
         );
     }
 }

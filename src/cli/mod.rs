@@ -21,7 +21,8 @@ pub struct Cli {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// Render catalog directories into a stream of FBC blobs, as `opm render` does
+    /// Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does
+    #[command(long_about = render::LONG_ABOUT)]
     Render(RenderArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),

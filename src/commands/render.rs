@@ -42,7 +42,10 @@ enum RenderError {
     MigrationLevel { message: String },
     #[error("render reference {}: {error}", quote(reference))]
     #[diagnostic(code(fbc::render::bundle))]
-    Bundle { reference: String, error: BundleError },
+    Bundle {
+        reference: String,
+        error: BundleError,
+    },
     #[error("migrate: {message}")]
     #[diagnostic(code(fbc::render::migrate))]
     Migrate { message: String },
@@ -61,7 +64,8 @@ fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
         match args.migrate_level.as_deref() {
             None | Some("") => None,
             Some(level) => Some(
-                Migrations::up_to(level).map_err(|message| RenderError::MigrationLevel { message })?,
+                Migrations::up_to(level)
+                    .map_err(|message| RenderError::MigrationLevel { message })?,
             ),
         }
     };
@@ -155,6 +159,7 @@ fn post_process(catalog: &mut Catalog) {
         bundle.properties.sort_by_key(|property| {
             property.kind == BUNDLE_OBJECT || property.kind == CSV_METADATA
         });
-        bundle.related_images.sort_by(|a, b| a.image.cmp(&b.image));
+        // opm's `sort.Slice` is not stable: equal images keep Go's order, not ours.
+        crate::go::sort::slice_by(&mut bundle.related_images, |a, b| a.image < b.image);
     }
 }

@@ -13,7 +13,7 @@ use super::schema::{
 use crate::bundle::decode;
 use crate::model::Bundle;
 use crate::model::go_decode::{GoDecoder, field_matches, match_field};
-use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Property};
+use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Encoded, Property};
 use crate::output::node::Node;
 use crate::semver::{Prerelease, Version};
 
@@ -46,7 +46,10 @@ static SPEC: Schema = Schema {
     fields: &[
         field("maturity", Kind::Str),
         field("customresourcedefinitions", Kind::Struct(&CRD_DEFINITIONS)),
-        field("apiservicedefinitions", Kind::Struct(&API_SERVICE_DEFINITIONS)),
+        field(
+            "apiservicedefinitions",
+            Kind::Struct(&API_SERVICE_DEFINITIONS),
+        ),
         field("nativeAPIs", Kind::List(&GROUP_VERSION_KIND)),
         field("minKubeVersion", Kind::Str),
         field("displayName", Kind::Str),
@@ -78,7 +81,7 @@ pub(crate) fn migrate_bundle(bundle: &mut Bundle) -> Result<(), String> {
     bundle.properties.push(Property {
         kind: CSV_METADATA.to_owned(),
         value: serde_json::from_slice(&text).ok(),
-        ordered: Some(node),
+        encoded: Some(Encoded::Ordered(node)),
     });
     Ok(())
 }
@@ -93,7 +96,10 @@ fn embedded_csv(bundle: &Bundle) -> Option<Value> {
             let Some(Value::Object(map)) = &property.value else {
                 return None;
             };
-            let data = map.iter().rev().find(|(key, _)| field_matches(key, "data"))?;
+            let data = map
+                .iter()
+                .rev()
+                .find(|(key, _)| field_matches(key, "data"))?;
             let bytes = crate::go::base64::decode(data.1.as_str()?.as_bytes()).ok()?;
             let object = decode::embedded_object(&bytes)?;
             (object.get("kind").and_then(Value::as_str) == Some("ClusterServiceVersion"))
@@ -104,9 +110,14 @@ fn embedded_csv(bundle: &Bundle) -> Option<Value> {
 /// `property.MustBuildCSVMetadata` of the CSV decoded as `v1alpha1.ClusterServiceVersion`.
 pub(crate) fn csv_metadata(csv: &Value) -> Result<Node<'static>, String> {
     let Value::Object(top) = csv else {
-        return Err(crate::bundle::csv::value_mismatch(csv, "v1alpha1.ClusterServiceVersion"));
+        return Err(crate::bundle::csv::value_mismatch(
+            csv,
+            "v1alpha1.ClusterServiceVersion",
+        ));
     };
-    let spec = top.iter().filter(|(key, _)| match_field(key, &["spec"]).is_some());
+    let spec = top
+        .iter()
+        .filter(|(key, _)| match_field(key, &["spec"]).is_some());
     // Custom decoders (version, release) stop Go's decoding at once, so their
     // errors win over type errors.
     for (_, value) in spec.clone() {
@@ -119,7 +130,11 @@ pub(crate) fn csv_metadata(csv: &Value) -> Result<Node<'static>, String> {
         }
     }
     let mut decoder = GoDecoder::default();
-    let mut metadata: Vec<Slot> = OBJECT_META.fields.iter().map(|f| schema::zero(f.kind)).collect();
+    let mut metadata: Vec<Slot> = OBJECT_META
+        .fields
+        .iter()
+        .map(|f| schema::zero(f.kind))
+        .collect();
     let mut spec_slots: Vec<Slot> = SPEC.fields.iter().map(|f| schema::zero(f.kind)).collect();
     for (key, value) in top {
         match match_field(key, &["kind", "apiVersion", "metadata", "spec"]) {
@@ -140,17 +155,25 @@ pub(crate) fn csv_metadata(csv: &Value) -> Result<Node<'static>, String> {
         }
     }
     decoder.finish()?;
-    Ok(assemble(metadata, spec_slots))
+    Ok(assemble(&metadata, &spec_slots))
 }
 
 /// The `CSVMetadata` struct in field order.
-fn assemble(metadata: Vec<Slot>, spec: Vec<Slot>) -> Node<'static> {
-    let take_meta = |name: &str| slot_of(&OBJECT_META, &metadata, name);
-    let take_spec = |name: &str| slot_of(&SPEC, &spec, name);
+fn assemble(metadata: &[Slot], spec: &[Slot]) -> Node<'static> {
+    let take_meta = |name: &str| slot_of(&OBJECT_META, metadata, name);
+    let take_spec = |name: &str| slot_of(&SPEC, spec, name);
     let fields: [(&'static str, Option<Node<'static>>, bool); 14] = [
         ("annotations", take_meta("annotations"), true),
-        ("apiServiceDefinitions", take_spec("apiservicedefinitions"), false),
-        ("crdDescriptions", take_spec("customresourcedefinitions"), false),
+        (
+            "apiServiceDefinitions",
+            take_spec("apiservicedefinitions"),
+            false,
+        ),
+        (
+            "crdDescriptions",
+            take_spec("customresourcedefinitions"),
+            false,
+        ),
         ("description", take_spec("description"), true),
         ("displayName", take_spec("displayName"), true),
         ("installModes", take_spec("installModes"), true),

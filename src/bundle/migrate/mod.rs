@@ -78,7 +78,7 @@ pub(crate) fn help_text() -> String {
         .unwrap_or_default();
     for (token, text) in MIGRATIONS {
         let cell = format!("  - {token}");
-        writeln!(help, "{cell:<width$} : {text}", width = width).expect("writing to a String");
+        writeln!(help, "{cell:<width$} : {text}").expect("writing to a String");
     }
     help
 }

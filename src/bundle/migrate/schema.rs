@@ -64,9 +64,21 @@ const fn descriptor(name: &'static str, go_type: &'static str, slice_type: &'sta
     }
 }
 
-static STATUS: Schema = descriptor("StatusDescriptor", "v1alpha1.StatusDescriptor", "[]v1alpha1.StatusDescriptor");
-static SPEC: Schema = descriptor("SpecDescriptor", "v1alpha1.SpecDescriptor", "[]v1alpha1.SpecDescriptor");
-static ACTION: Schema = descriptor("ActionDescriptor", "v1alpha1.ActionDescriptor", "[]v1alpha1.ActionDescriptor");
+static STATUS: Schema = descriptor(
+    "StatusDescriptor",
+    "v1alpha1.StatusDescriptor",
+    "[]v1alpha1.StatusDescriptor",
+);
+static SPEC: Schema = descriptor(
+    "SpecDescriptor",
+    "v1alpha1.SpecDescriptor",
+    "[]v1alpha1.SpecDescriptor",
+);
+static ACTION: Schema = descriptor(
+    "ActionDescriptor",
+    "v1alpha1.ActionDescriptor",
+    "[]v1alpha1.ActionDescriptor",
+);
 
 static RESOURCE: Schema = Schema {
     name: "APIResourceReference",
@@ -150,14 +162,20 @@ pub(crate) static APP_LINK: Schema = Schema {
     name: "AppLink",
     go_type: "v1alpha1.AppLink",
     slice_type: "[]v1alpha1.AppLink",
-    fields: &[field("name", Kind::Str, true), field("url", Kind::Str, true)],
+    fields: &[
+        field("name", Kind::Str, true),
+        field("url", Kind::Str, true),
+    ],
 };
 
 pub(crate) static MAINTAINER: Schema = Schema {
     name: "Maintainer",
     go_type: "v1alpha1.Maintainer",
     slice_type: "[]v1alpha1.Maintainer",
-    fields: &[field("name", Kind::Str, true), field("email", Kind::Str, true)],
+    fields: &[
+        field("name", Kind::Str, true),
+        field("email", Kind::Str, true),
+    ],
 };
 
 pub(crate) static GROUP_VERSION_KIND: Schema = Schema {
@@ -183,7 +201,9 @@ pub(crate) fn zero(kind: Kind) -> Slot {
         Kind::Strings | Kind::List(_) => Node::Array(Vec::new()),
         Kind::StringMap => Node::Object(Vec::new()),
         Kind::Raw => return None,
-        Kind::Struct(schema) => encode(schema, schema.fields.iter().map(|f| zero(f.kind)).collect()),
+        Kind::Struct(schema) => {
+            encode(schema, schema.fields.iter().map(|f| zero(f.kind)).collect())
+        }
     })
 }
 
@@ -196,6 +216,7 @@ pub(crate) fn is_empty(node: &Node<'_>) -> bool {
         Node::Number(number) => *number == 0.0,
         Node::Bool(flag) => !flag,
         Node::Null => true,
+        Node::Raw { .. } => false,
     }
 }
 
@@ -213,25 +234,24 @@ pub(crate) fn encode(schema: &Schema, slots: Vec<Slot>) -> Node<'static> {
     Node::Object(fields)
 }
 
-/// An owned copy of a JSON value.
-pub(crate) fn owned(value: &Value) -> Node<'static> {
-    match value {
-        Value::Null => Node::Null,
-        Value::Bool(flag) => Node::Bool(*flag),
-        Value::Number(number) => Node::Number(number.as_f64().unwrap_or(f64::NAN)),
-        Value::String(text) => Node::String(Cow::Owned(text.clone())),
-        Value::Array(items) => Node::Array(items.iter().map(owned).collect()),
-        Value::Object(map) => Node::Object(
-            map.iter()
-                .map(|(key, item)| (Cow::Owned(key.clone()), owned(item)))
-                .collect(),
-        ),
+/// A `json.RawMessage` field: Go copies the CSV's own text of the value, which
+/// for a CSV that Go marshalled is its `json.Marshal` form (sorted keys, HTML
+/// escapes, exact integers).
+fn raw(value: &Value) -> Node<'static> {
+    Node::Raw {
+        text: Cow::Owned(crate::bundle::marshal::marshal(value)),
+        value: Box::new(Node::owned(value)),
     }
 }
 
 /// Decodes a value into `schema`'s fields with Go's rules; type errors go to the
 /// decoder, which keeps the first.
-pub(crate) fn decode_fields(decoder: &mut GoDecoder, value: &Value, schema: &Schema, parent: &str) -> Vec<Slot> {
+pub(crate) fn decode_fields(
+    decoder: &mut GoDecoder,
+    value: &Value,
+    schema: &Schema,
+    parent: &str,
+) -> Vec<Slot> {
     let mut slots: Vec<Slot> = schema.fields.iter().map(|f| zero(f.kind)).collect();
     let map = match value {
         Value::Object(map) => map,
@@ -246,7 +266,10 @@ pub(crate) fn decode_fields(decoder: &mut GoDecoder, value: &Value, schema: &Sch
         let Some(name) = match_field(key, &names) else {
             continue;
         };
-        let index = names.iter().position(|n| *n == name).expect("a listed field");
+        let index = names
+            .iter()
+            .position(|n| *n == name)
+            .expect("a listed field");
         let kind = schema.fields[index].kind;
         if let Some(node) = decoder.field(name, |d| decode_value(d, item, kind, schema.name)) {
             slots[index] = Some(node);
@@ -256,9 +279,14 @@ pub(crate) fn decode_fields(decoder: &mut GoDecoder, value: &Value, schema: &Sch
 }
 
 /// Decodes one field; `None` leaves the current value (null, or a type error).
-pub(crate) fn decode_value(decoder: &mut GoDecoder, value: &Value, kind: Kind, parent: &str) -> Option<Node<'static>> {
+pub(crate) fn decode_value(
+    decoder: &mut GoDecoder,
+    value: &Value,
+    kind: Kind,
+    parent: &str,
+) -> Option<Node<'static>> {
     if let Kind::Raw = kind {
-        return Some(owned(value));
+        return Some(raw(value));
     }
     if value.is_null() {
         return match kind {
@@ -275,15 +303,20 @@ pub(crate) fn decode_value(decoder: &mut GoDecoder, value: &Value, kind: Kind, p
         (Kind::Str, _) => mismatch(decoder, "string"),
         (Kind::Bool, Value::Bool(flag)) => Some(Node::Bool(*flag)),
         (Kind::Bool, _) => mismatch(decoder, "bool"),
-        (Kind::Int32, Value::Number(number)) => match number.as_i64().and_then(|n| i32::try_from(n).ok()) {
-            Some(port) => Some(Node::Number(f64::from(port))),
-            None => mismatch(decoder, "int32"),
-        },
+        (Kind::Int32, Value::Number(number)) => {
+            match number.as_i64().and_then(|n| i32::try_from(n).ok()) {
+                Some(port) => Some(Node::Number(f64::from(port))),
+                None => mismatch(decoder, "int32"),
+            }
+        }
         (Kind::Int32, _) => mismatch(decoder, "int32"),
         (Kind::Strings, Value::Array(items)) => Some(Node::Array(
             items
                 .iter()
-                .map(|item| decode_value(decoder, item, Kind::Str, parent).unwrap_or(Node::String(Cow::Borrowed(""))))
+                .map(|item| {
+                    decode_value(decoder, item, Kind::Str, parent)
+                        .unwrap_or(Node::String(Cow::Borrowed("")))
+                })
                 .collect(),
         )),
         (Kind::Strings, _) => mismatch(decoder, "[]string"),
@@ -291,12 +324,18 @@ pub(crate) fn decode_value(decoder: &mut GoDecoder, value: &Value, kind: Kind, p
             map.iter()
                 .map(|(key, item)| {
                     let text = decode_value(decoder, item, Kind::Str, parent);
-                    (Cow::Owned(key.clone()), text.unwrap_or(Node::String(Cow::Borrowed(""))))
+                    (
+                        Cow::Owned(key.clone()),
+                        text.unwrap_or(Node::String(Cow::Borrowed(""))),
+                    )
                 })
                 .collect(),
         )),
         (Kind::StringMap, _) => mismatch(decoder, "map[string]string"),
-        (Kind::Struct(schema), _) => Some(encode(schema, decode_fields(decoder, value, schema, parent))),
+        (Kind::Struct(schema), _) => Some(encode(
+            schema,
+            decode_fields(decoder, value, schema, parent),
+        )),
         (Kind::List(schema), Value::Array(items)) => Some(Node::Array(
             items
                 .iter()
@@ -304,6 +343,6 @@ pub(crate) fn decode_value(decoder: &mut GoDecoder, value: &Value, kind: Kind, p
                 .collect(),
         )),
         (Kind::List(schema), _) => mismatch(decoder, schema.slice_type),
-        (Kind::Raw, _) => Some(owned(value)),
+        (Kind::Raw, _) => Some(raw(value)),
     }
 }
