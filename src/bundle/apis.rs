@@ -69,8 +69,15 @@ fn decode_crd(
     apis: &mut ApiSet,
 ) -> Result<(), String> {
     if group != "apiextensions.k8s.io" {
+        let group_version = if group.is_empty() {
+            version.to_owned()
+        } else {
+            format!("{group}/{version}")
+        };
+        // The scheme is named after the line that created it in opm's sources.
         return Err(format!(
-            "no kind \"CustomResourceDefinition\" is registered for version \"{group}/{version}\""
+            "no kind \"CustomResourceDefinition\" is registered for version \"{group_version}\" \
+             in scheme \"pkg/registry/bundle.go:24\""
         ));
     }
     let spec = child(object, "spec", "CustomResourceDefinition", "spec")?;

@@ -52,65 +52,31 @@ impl<'a> Csv<'a> {
         Csv { object }
     }
 
-    /// The fields of `metadata` as the typed `ObjectMeta` sees them.
+    /// `metadata`, as the typed `ObjectMeta` sees it (exact key).
     fn metadata(&self) -> Option<&'a Map<String, Value>> {
-        let mut found = None;
-        for (key, value) in self.object {
-            if match_field(key, &["metadata"]).is_some() {
-                found = value.as_object();
-            }
-        }
-        found
+        self.object.get("metadata")?.as_object()
     }
 
-    /// opm's conversion of the CSV to its typed form: type and object metadata must
-    /// have Go's types (only the fields opm reads are checked).
+    /// opm's conversion of the CSV to its typed form (`FromUnstructured`).
     pub(crate) fn check_conversion(&self) -> Result<(), String> {
-        let mut decoder = GoDecoder::default();
-        for (key, value) in self.object {
-            if let Some(field) = match_field(key, &["apiVersion", "kind"]) {
-                decoder.field(field, |d| d.string(value.clone(), "TypeMeta"));
-            }
-        }
-        match self
-            .object
-            .iter()
-            .rev()
-            .find(|(key, _)| match_field(key, &["metadata"]).is_some())
-        {
-            Some((_, Value::Object(metadata))) => check_metadata(&mut decoder, metadata),
-            Some((_, Value::Null)) | None => {}
-            Some((_, other)) => {
-                decoder.field("metadata", |d| d.mismatch(other, "", "v1.ObjectMeta"));
-            }
-        }
-        decoder.finish()
+        super::unstructured::check_csv(self.object)
     }
 
     /// `metadata.name`.
     pub(crate) fn name(&self) -> String {
-        self.metadata_string("name")
-    }
-
-    fn metadata_string(&self, field: &'static str) -> String {
-        let mut found = String::new();
-        for (key, value) in self.metadata().into_iter().flatten() {
-            if match_field(key, &[field]).is_some() {
-                value.as_str().unwrap_or_default().clone_into(&mut found);
-            }
-        }
-        found
+        self.metadata()
+            .and_then(|metadata| metadata.get("name")?.as_str())
+            .unwrap_or_default()
+            .to_owned()
     }
 
     /// One annotation of `metadata.annotations`.
     pub(crate) fn annotation(&self, name: &str) -> Option<&'a str> {
-        let mut found = None;
-        for (key, value) in self.metadata().into_iter().flatten() {
-            if match_field(key, &["annotations"]).is_some() {
-                found = value.as_object().and_then(|map| map.get(name)?.as_str());
-            }
-        }
-        found
+        self.metadata()?
+            .get("annotations")?
+            .as_object()?
+            .get(name)?
+            .as_str()
     }
 
     /// `json.Unmarshal(csv.Spec, &map[string]*json.RawMessage)`.
@@ -286,38 +252,6 @@ fn decode_key(decoder: &mut GoDecoder, value: Value) -> DefinitionKey {
     key
 }
 
-/// Checks the object metadata fields opm reads for Go's types.
-fn check_metadata(decoder: &mut GoDecoder, metadata: &Map<String, Value>) {
-    for (key, value) in metadata {
-        match match_field(
-            key,
-            &["name", "namespace", "generateName", "annotations", "labels"],
-        ) {
-            Some(field @ ("annotations" | "labels")) => match value {
-                Value::Object(map) => {
-                    for item in map.values() {
-                        decoder.field("metadata", |d| {
-                            d.field(field, |d| d.string(item.clone(), "ObjectMeta"))
-                        });
-                    }
-                }
-                Value::Null => {}
-                other => decoder.field("metadata", |d| {
-                    d.field(field, |d| {
-                        d.mismatch(other, "ObjectMeta", "map[string]string");
-                    });
-                }),
-            },
-            Some(field) => {
-                decoder.field("metadata", |d| {
-                    d.field(field, |d| d.string(value.clone(), "ObjectMeta"))
-                });
-            }
-            None => {}
-        }
-    }
-}
-
 /// Go's `%g` with the shortest precision: exponent form below 1e-4 and from 1e6... on
 /// the digit count (Go uses precision 6 for that decision when shortest).
 pub(crate) fn format_g(value: f64) -> String {
@@ -402,13 +336,15 @@ mod tests {
     }
 
     #[test]
-    fn metadata_types_are_checked() {
-        let object = csv(json!({"metadata": {"name": "x", "annotations": {"a": 4.8}}}));
-        assert_eq!(
-            Csv::new(&object).check_conversion(),
-            Err("json: cannot unmarshal number into Go struct field ObjectMeta.metadata.annotations of type string".to_owned())
+    fn metadata_keys_match_exactly() {
+        let object = csv(
+            json!({"metadata": {"name": "x", "annotations": {"a": "1"}, "Annotations": {"b": "2"}}}),
         );
         assert_eq!(Csv::new(&object).name(), "x");
+        assert_eq!(Csv::new(&object).annotation("a"), Some("1"));
+        assert_eq!(Csv::new(&object).annotation("b"), None);
+        let object = csv(json!({"Metadata": {"name": "x"}}));
+        assert_eq!(Csv::new(&object).name(), "");
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub(crate) mod migrate;
 mod properties;
 mod raw;
 mod template;
+mod unstructured;
 
 use std::path::Path;
 
