@@ -104,9 +104,8 @@ fn convert(value: &Value, target: Target) -> Result<(), String> {
     }
     match (target, value) {
         (Target::Any, _)
-        | (Target::Str, Value::String(_))
-        | (Target::Bool, Value::Bool(_))
-        | (Target::Time, Value::String(_)) => Ok(()),
+        | (Target::Str | Target::Time, Value::String(_))
+        | (Target::Bool, Value::Bool(_)) => Ok(()),
         // Only integers convert to strings (Go's `string(rune)`), and the
         // converter refuses that too.
         (Target::Str, Value::Number(number)) if !number.is_f64() => {
