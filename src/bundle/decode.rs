@@ -95,10 +95,14 @@ fn normalize_json_numbers(value: Value) -> Value {
 }
 
 /// YAML numbers reach Kubernetes as JSON text written by Go's `json.Marshal`; any
-/// whole number in `int64` range is then read back as an integer (`-0` as `0`).
+/// whole number in `int64` range is then read back as an integer (`-0` as `0`),
+/// and integers beyond it as a `float64`.
 fn normalize_yaml_numbers(value: Value) -> Value {
     map_numbers(value, &|number| {
         let float = number.as_f64()?;
+        if number.is_u64() && number.as_i64().is_none() {
+            return Number::from_f64(float);
+        }
         // The exclusive bound is 2^63: every float below it converts exactly.
         #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
         let whole = float.fract() == 0.0 && float.abs() < 9_223_372_036_854_775_808.0;
@@ -169,6 +173,16 @@ mod tests {
         assert_eq!(first_yaml_document("a: 1\n--- x\n"), None);
         assert_eq!(first_yaml_document(""), None);
         assert_eq!(first_yaml_document("---\n"), Some("---\n".to_owned()));
+    }
+
+    #[test]
+    fn yaml_integers_stay_exact() {
+        let value =
+            first_document(b"kind: A\nbig: 9007199254740993\nhuge: 18446744073709551615\nf: 2.0\n")
+                .expect("decodes");
+        assert_eq!(value["big"].as_i64(), Some(9_007_199_254_740_993));
+        assert!(value["huge"].is_f64());
+        assert_eq!(value["f"].as_i64(), Some(2));
     }
 
     #[test]
