@@ -4,6 +4,8 @@
 //! decode, and YAML documents split on `---` lines. Numbers keep Kubernetes'
 //! unstructured typing: integers stay integers, everything else is a `float64`.
 
+use std::borrow::Cow;
+
 use serde_json::{Number, Value};
 
 /// How far opm's bundle parser peeks to decide between JSON and YAML.
@@ -12,7 +14,7 @@ const SNIFF_LENGTH: usize = 30;
 /// The first document of `bytes` as a JSON value, or `None` where opm's decoder
 /// fails (the caller then skips the file, as opm does with a warning).
 pub(crate) fn first_document(bytes: &[u8]) -> Option<Value> {
-    // Go's decoders replace invalid UTF-8 with U+FFFD rather than failing.
+    // Go's JSON decoder replaces invalid UTF-8 with U+FFFD rather than failing.
     let text = String::from_utf8_lossy(bytes);
     let window = &bytes[..bytes.len().min(SNIFF_LENGTH)];
     let sniffed = String::from_utf8_lossy(window);
@@ -24,6 +26,10 @@ pub(crate) fn first_document(bytes: &[u8]) -> Option<Value> {
         // A stream that is not JSON after all is read again from the start as YAML.
     }
     let document = first_yaml_document(&text)?;
+    // yaml.v2 refuses invalid UTF-8 (the replacement character marks where it was).
+    if matches!(text, Cow::Owned(_)) && document.contains('\u{FFFD}') {
+        return None;
+    }
     let value = crate::catalog::yaml_to_json(&document).ok()?;
     Some(normalize_yaml_numbers(value))
 }
@@ -59,7 +65,19 @@ pub(crate) fn kind_of(object: &serde_json::Map<String, Value>) -> Option<&str> {
 /// their `\n`/`\r\n` ending and given back a `\n`; a line starting with `---` ends a
 /// non-empty document (and is kept when nothing came before it); anything but a
 /// comment after such a separator is an error.
-fn first_yaml_document(text: &str) -> Option<String> {
+fn first_yaml_document(text: &str) -> Option<Cow<'_, str>> {
+    if text.is_empty() {
+        return None;
+    }
+    // Most manifests are one document with `\n` line ends: the document is the
+    // text itself, which need not be copied line by line.
+    if !text.contains('\r') && !text.starts_with("---") && !text.contains("\n---") {
+        return Some(if text.ends_with('\n') {
+            Cow::Borrowed(text)
+        } else {
+            Cow::Owned(format!("{text}\n"))
+        });
+    }
     let mut document = String::new();
     let mut lines = text.split('\n').peekable();
     while let Some(line) = lines.next() {
@@ -74,13 +92,13 @@ fn first_yaml_document(text: &str) -> Option<String> {
                 return None;
             }
             if !document.is_empty() {
-                return Some(document);
+                return Some(Cow::Owned(document));
             }
         }
         document.push_str(line);
         document.push('\n');
     }
-    (!document.is_empty()).then_some(document)
+    (!document.is_empty()).then_some(Cow::Owned(document))
 }
 
 /// JSON integers that do not fit an `int64` are `float64`s for Kubernetes.
@@ -143,6 +161,13 @@ mod tests {
     }
 
     #[test]
+    fn invalid_utf8_fails_in_yaml_only() {
+        assert!(first_document(b"kind: A\nname: \xff\n").is_none());
+        let value = first_document(b"{\"kind\": \"A\", \"name\": \"\xff\"}").expect("decodes");
+        assert_eq!(value["name"], "\u{FFFD}");
+    }
+
+    #[test]
     fn only_the_first_json_value_counts() {
         let value = first_document(b"{\"kind\": \"A\"}\n{\"kind\": \"B\"}").expect("decodes");
         assert_eq!(value["kind"], "A");
@@ -153,7 +178,7 @@ mod tests {
         // Past the window, the brace is not seen and the text goes to the YAML reader.
         let padded = format!("{}{{\"kind\": \"A\"}}", " ".repeat(31));
         assert!(first_yaml_document(&padded).is_some());
-        assert_eq!(first_yaml_document("\n\n"), Some("\n\n".to_owned()));
+        assert_eq!(first_yaml_document("\n\n").as_deref(), Some("\n\n"));
     }
 
     #[test]
@@ -172,7 +197,12 @@ mod tests {
         );
         assert_eq!(first_yaml_document("a: 1\n--- x\n"), None);
         assert_eq!(first_yaml_document(""), None);
-        assert_eq!(first_yaml_document("---\n"), Some("---\n".to_owned()));
+        assert_eq!(first_yaml_document("---\n").as_deref(), Some("---\n"));
+        assert_eq!(first_yaml_document("a: 1").as_deref(), Some("a: 1\n"));
+        assert_eq!(
+            first_yaml_document("a: |\n  ---\n").as_deref(),
+            Some("a: |\n  ---\n")
+        );
     }
 
     #[test]

@@ -49,26 +49,44 @@ fn write_value(value: &Value, out: &mut String) {
     }
 }
 
-/// Go's string encoding with HTML escaping on.
+/// Go's string encoding with HTML escaping on. Bytes are scanned, and the runs
+/// between escapes copied whole: manifests are mostly plain text.
 fn write_string(text: &str, out: &mut String) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
+    let bytes = text.as_bytes();
     let mut start = 0;
-    for (index, character) in text.char_indices() {
-        let escape = match character {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            '\u{8}' => "\\b",
-            '\u{c}' => "\\f",
-            '\u{0}'..='\u{1f}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => "",
-            _ => continue,
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        let escape = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            0x00..0x20 | b'<' | b'>' | b'&' => "",
+            // U+2028 and U+2029 (E2 80 A8/A9).
+            0xE2 if bytes.get(index + 1) == Some(&0x80)
+                && matches!(bytes.get(index + 2), Some(0xA8 | 0xA9)) =>
+            {
+                ""
+            }
+            _ => {
+                index += 1;
+                continue;
+            }
         };
         out.push_str(&text[start..index]);
         if escape.is_empty() {
-            let code = u32::from(character);
+            let code = if byte == 0xE2 {
+                index += 2;
+                if bytes[index] == 0xA8 { 0x2028 } else { 0x2029 }
+            } else {
+                u32::from(byte)
+            };
             out.push_str("\\u");
             for shift in [12, 8, 4, 0] {
                 out.push(char::from(HEX[((code >> shift) & 15) as usize]));
@@ -76,7 +94,8 @@ fn write_string(text: &str, out: &mut String) {
         } else {
             out.push_str(escape);
         }
-        start = index + character.len_utf8();
+        index += 1;
+        start = index;
     }
     out.push_str(&text[start..]);
     out.push('"');

@@ -21,6 +21,7 @@ pub(crate) use template::ImageTemplate;
 use crate::go::fmt::quote;
 use crate::model::Bundle;
 use crate::model::bundle::RelatedImage;
+use crate::model::property::CSV_METADATA;
 use apis::ApiSet;
 use csv::Csv;
 use properties::RawProperty;
@@ -63,13 +64,23 @@ struct Parsed {
     provided: ApiSet,
 }
 
+/// A rendered bundle directory: the `olm.bundle` blob and its CSV, which the
+/// migrations read.
+pub(crate) struct RenderedBundle {
+    pub(crate) bundle: Bundle,
+    pub(crate) csv: Value,
+}
+
 /// Renders the bundle directory `directory` (shown as `reference` in messages).
+/// `migrating` says that the CSV-metadata migration will run next: it drops the
+/// bundle objects of a bundle with an image, so they are not built then.
 pub(crate) fn render_directory(
     directory: &Path,
     reference: &str,
     template: Option<&ImageTemplate>,
-) -> Result<Bundle, BundleError> {
-    let parsed = parse(directory)?;
+    migrating: bool,
+) -> Result<RenderedBundle, BundleError> {
+    let mut parsed = parse(directory)?;
     let csv = Csv::new(&parsed.objects[parsed.csv_index]);
     let image = match template {
         None => String::new(),
@@ -80,13 +91,21 @@ pub(crate) fn render_directory(
             })?
         }
     };
+    let has_csv_metadata = (parsed.properties.iter())
+        .chain(&parsed.dependencies)
+        .any(|property| property.kind == CSV_METADATA);
+    let objects = if migrating && !image.is_empty() && !has_csv_metadata {
+        Vec::new()
+    } else {
+        parsed.objects.iter().map(marshal_object).collect()
+    };
     let facts = properties::BundleFacts {
         package: &parsed.package,
         version: csv.version(),
         release: csv.release(),
         provided: Ok(parsed.provided.clone()),
         required: apis::required(&csv),
-        objects: parsed.objects.iter().map(marshal_object).collect(),
+        objects,
     };
     let list = properties::final_properties(&parsed.properties, &parsed.dependencies, facts)
         .map_err(|message| BundleError::Properties {
@@ -98,14 +117,16 @@ pub(crate) fn render_directory(
             bundle: parsed.name.clone(),
             message,
         })?;
-    Ok(Bundle {
+    let bundle = Bundle {
         schema: "olm.bundle".to_owned(),
         name: parsed.name.clone(),
         package: parsed.package.clone(),
         image,
         properties: list.into_iter().map(RawProperty::into_property).collect(),
         related_images,
-    })
+    };
+    let csv = Value::Object(parsed.objects.swap_remove(parsed.csv_index));
+    Ok(RenderedBundle { bundle, csv })
 }
 
 fn marshal_object(object: &Map<String, Value>) -> String {

@@ -87,16 +87,7 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
     let parts: Vec<Result<Catalog, RenderError>> = settings
         .references
         .par_iter()
-        .map(|reference| {
-            let mut part = render_reference(reference, settings.template.as_ref())?;
-            post_process(&mut part);
-            if let Some(migrations) = settings.migrations {
-                migrations
-                    .apply(&mut part)
-                    .map_err(|message| RenderError::Migrate { message })?;
-            }
-            Ok(part)
-        })
+        .map(|reference| render_and_migrate(reference, &settings))
         .collect();
     let mut combined = Catalog::default();
     for part in parts {
@@ -124,31 +115,47 @@ fn is_bundle_directory(reference: &Path) -> bool {
     })
 }
 
-fn render_reference(
-    reference: &Path,
-    template: Option<&ImageTemplate>,
-) -> Result<Catalog, RenderError> {
+/// One reference rendered, post-processed and migrated, as opm does per reference.
+fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, RenderError> {
     catalog::require_directory(reference)?;
     if !is_bundle_directory(reference) {
-        return Ok(catalog::load_directory(reference)?);
+        let mut part = catalog::load_directory(reference)?;
+        post_process(&mut part);
+        if let Some(migrations) = settings.migrations {
+            migrations
+                .apply(&mut part)
+                .map_err(|message| RenderError::Migrate { message })?;
+        }
+        return Ok(part);
     }
     let shown = reference.display().to_string();
-    let bundle = bundle::render_directory(reference, &shown, template).map_err(|error| {
-        RenderError::Bundle {
-            reference: shown.clone(),
-            error,
-        }
-    })?;
-    let mut catalog = Catalog::default();
-    catalog.bundles.push(Located {
-        item: bundle,
+    let migrating = settings
+        .migrations
+        .is_some_and(Migrations::replaces_objects);
+    let rendered =
+        bundle::render_directory(reference, &shown, settings.template.as_ref(), migrating)
+            .map_err(|error| RenderError::Bundle {
+                reference: shown.clone(),
+                error,
+            })?;
+    let mut part = Catalog::default();
+    part.bundles.push(Located {
+        item: rendered.bundle,
         location: Location {
             file: std::sync::Arc::from(reference),
             line: 1,
             column: 1,
         },
     });
-    Ok(catalog)
+    post_process(&mut part);
+    if let Some(migrations) = settings.migrations {
+        // The bundle's CSV is at hand: no need to decode it from its objects.
+        let bundle = &mut part.bundles[0].item;
+        migrations
+            .apply_to_bundle(bundle, &rendered.csv)
+            .map_err(|message| RenderError::Migrate { message })?;
+    }
+    Ok(part)
 }
 
 /// opm's per-reference post-processing: bundle objects and CSV metadata move to the

@@ -62,7 +62,7 @@ static SPEC: Schema = Schema {
     ],
 };
 
-/// Runs the migration on one bundle.
+/// Runs the migration on one bundle, finding its CSV among its objects.
 pub(crate) fn migrate_bundle(bundle: &mut Bundle) -> Result<(), String> {
     if bundle.image.is_empty() {
         return Ok(());
@@ -70,8 +70,16 @@ pub(crate) fn migrate_bundle(bundle: &mut Bundle) -> Result<(), String> {
     let Some(csv) = embedded_csv(bundle) else {
         return Ok(());
     };
+    migrate_with_csv(bundle, &csv)
+}
+
+/// Runs the migration on one bundle whose CSV is known (a bundle directory's).
+pub(crate) fn migrate_with_csv(bundle: &mut Bundle, csv: &Value) -> Result<(), String> {
+    if bundle.image.is_empty() {
+        return Ok(());
+    }
     // opm decodes the CSV before it looks for an existing `olm.csv.metadata`.
-    let node = csv_metadata(&csv)?;
+    let node = csv_metadata(csv)?;
     if bundle.properties.iter().any(|p| p.kind == CSV_METADATA) {
         return Ok(());
     }

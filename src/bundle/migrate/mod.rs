@@ -63,6 +63,26 @@ impl Migrations {
     }
 }
 
+impl Migrations {
+    /// Whether the migrations replace bundle objects with CSV metadata.
+    pub(crate) fn replaces_objects(self) -> bool {
+        self.count >= 2
+    }
+
+    /// Runs the migrations on one bundle rendered from a directory, whose CSV is
+    /// at hand (rather than decoded again from its `olm.bundle.object`s).
+    pub(crate) fn apply_to_bundle(
+        self,
+        bundle: &mut crate::model::Bundle,
+        csv: &serde_json::Value,
+    ) -> Result<(), String> {
+        if !self.replaces_objects() {
+            return Ok(());
+        }
+        csv_metadata::migrate_with_csv(bundle, csv)
+    }
+}
+
 /// The list of migrations as opm's `--migrate-level` help shows it (Go's
 /// tabwriter: the token column padded to the longest entry plus one space).
 pub(crate) fn help_text() -> String {
