@@ -49,6 +49,24 @@ fn write_value(value: &Value, out: &mut String) {
     }
 }
 
+/// The bytes that may need an escape: controls, `"`, `\\`, `<`, `>`, `&`, and the
+/// first byte of U+2028/U+2029.
+const SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = true;
+        byte += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'<' as usize] = true;
+    table[b'>' as usize] = true;
+    table[b'&' as usize] = true;
+    table[0xE2] = true;
+    table
+};
+
 /// Go's string encoding with HTML escaping on. Bytes are scanned, and the runs
 /// between escapes copied whole: manifests are mostly plain text.
 fn write_string(text: &str, out: &mut String) {
@@ -59,6 +77,10 @@ fn write_string(text: &str, out: &mut String) {
     let mut index = 0;
     while index < bytes.len() {
         let byte = bytes[index];
+        if !SPECIAL[usize::from(byte)] {
+            index += 1;
+            continue;
+        }
         let escape = match byte {
             b'"' => "\\\"",
             b'\\' => "\\\\",
