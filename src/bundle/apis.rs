@@ -47,15 +47,16 @@ pub(crate) fn group_version_kind(object: &Map<String, Value>) -> (&str, &str, &s
 }
 
 /// The API keys of every CRD object (v1 and v1beta1), decoded as opm decodes them.
-pub(crate) fn crd_apis(objects: &[Map<String, Value>]) -> Result<ApiSet, String> {
+/// The error names the index of the object that failed.
+pub(crate) fn crd_apis(objects: &[Map<String, Value>]) -> Result<ApiSet, (usize, String)> {
     let mut apis = ApiSet::new();
-    for object in objects {
+    for (index, object) in objects.iter().enumerate() {
         let (group, version, kind) = group_version_kind(object);
         if kind != "CustomResourceDefinition" || !matches!(version, "v1" | "v1beta1") {
             continue;
         }
         decode_crd(object, group, version, &mut apis)
-            .map_err(|error| format!("error decoding {version} CRD: {error}"))?;
+            .map_err(|error| (index, format!("error decoding {version} CRD: {error}")))?;
     }
     Ok(apis)
 }
@@ -291,7 +292,7 @@ mod tests {
             "kind": "CustomResourceDefinition", "spec": {"group": 1}}))];
         assert_eq!(
             crd_apis(&objects),
-            Err("error decoding v1 CRD: json: cannot unmarshal number into Go struct field CustomResourceDefinitionSpec.spec.group of type string".to_owned())
+            Err((0, "error decoding v1 CRD: json: cannot unmarshal number into Go struct field CustomResourceDefinitionSpec.spec.group of type string".to_owned()))
         );
     }
 

@@ -2,7 +2,7 @@
 //! annotations file, a dependencies file and a properties file; for each kind the
 //! first file that decodes to something non-empty wins, whatever its name.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
@@ -21,6 +21,9 @@ pub(crate) struct Metadata {
     pub(crate) package: String,
     pub(crate) dependencies: Vec<RawProperty>,
     pub(crate) properties: Vec<RawProperty>,
+    /// The files the dependencies and properties came from, for messages.
+    pub(crate) dependencies_file: Option<PathBuf>,
+    pub(crate) properties_file: Option<PathBuf>,
 }
 
 /// Reads `metadata/`. `Err` is opm's message: no annotations file was found.
@@ -32,8 +35,8 @@ pub(crate) fn read(directory: &Path) -> Result<Metadata, String> {
         .collect();
     names.sort();
     let mut annotations: Option<Annotations> = None;
-    let mut dependencies: Option<Vec<RawProperty>> = None;
-    let mut properties: Option<Vec<RawProperty>> = None;
+    let mut dependencies: Option<(Vec<RawProperty>, PathBuf)> = None;
+    let mut properties: Option<(Vec<RawProperty>, PathBuf)> = None;
     for name in names {
         if annotations.is_some() && dependencies.is_some() && properties.is_some() {
             break;
@@ -48,20 +51,29 @@ pub(crate) fn read(directory: &Path) -> Result<Metadata, String> {
         if annotations.is_none() {
             annotations = decode_annotations(&document).filter(|found| !found.is_empty());
         }
+        let file = || directory.join(&name);
         if dependencies.is_none() {
-            dependencies = decode_list(&document, "dependencies").filter(|list| !list.is_empty());
+            dependencies = decode_list(&document, "dependencies")
+                .filter(|list| !list.is_empty())
+                .map(|list| (list, file()));
         }
         if properties.is_none() {
-            properties = decode_list(&document, "properties").filter(|list| !list.is_empty());
+            properties = decode_list(&document, "properties")
+                .filter(|list| !list.is_empty())
+                .map(|list| (list, file()));
         }
     }
     let Some(annotations) = annotations else {
         return Err("Could not find annotations file".to_owned());
     };
+    let (dependencies, dependencies_file) = dependencies.unzip();
+    let (properties, properties_file) = properties.unzip();
     Ok(Metadata {
         package: annotations.package,
         dependencies: dependencies.unwrap_or_default(),
         properties: properties.unwrap_or_default(),
+        dependencies_file,
+        properties_file,
     })
 }
 

@@ -4,6 +4,7 @@
 mod apis;
 mod csv;
 mod decode;
+mod manifests;
 pub(crate) mod marshal;
 mod metadata;
 pub(crate) mod migrate;
@@ -12,7 +13,7 @@ mod raw;
 mod template;
 mod unstructured;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
@@ -34,7 +35,10 @@ pub(crate) enum BundleError {
     /// The bundle parser failed (manifests, metadata or derived properties).
     #[error("{message}")]
     #[diagnostic(code(fbc::bundle::parse))]
-    Parse { message: String },
+    Parse {
+        message: String,
+        file: Option<PathBuf>,
+    },
     #[error(
         "failed templating image reference from bundle for {}: {message}",
         quote(reference)
@@ -43,19 +47,54 @@ pub(crate) enum BundleError {
     Template { reference: String, message: String },
     #[error("get properties for bundle {}: {message}", quote(bundle))]
     #[diagnostic(code(fbc::bundle::properties))]
-    Properties { bundle: String, message: String },
+    Properties {
+        bundle: String,
+        message: String,
+        file: Option<PathBuf>,
+    },
     #[error("get related images for bundle {}: {message}", quote(bundle))]
     #[diagnostic(code(fbc::bundle::related_images))]
-    RelatedImages { bundle: String, message: String },
+    RelatedImages {
+        bundle: String,
+        message: String,
+        file: PathBuf,
+    },
+}
+
+impl BundleError {
+    /// The file the error is about, when one is (opm's messages name none).
+    pub(crate) fn file(&self) -> Option<&Path> {
+        match self {
+            BundleError::Parse { file, .. } | BundleError::Properties { file, .. } => {
+                file.as_deref()
+            }
+            BundleError::RelatedImages { file, .. } => Some(file),
+            BundleError::Template { .. } => None,
+        }
+    }
 }
 
 fn parse_error(message: String) -> BundleError {
-    BundleError::Parse { message }
+    BundleError::Parse {
+        message,
+        file: None,
+    }
+}
+
+fn file_error(file: &Path) -> impl Fn(String) -> BundleError + '_ {
+    |message| BundleError::Parse {
+        message,
+        file: Some(file.to_owned()),
+    }
 }
 
 /// What opm's bundle parser produces.
 struct Parsed {
     objects: Vec<Map<String, Value>>,
+    files: Vec<PathBuf>,
+    /// How many entries of `properties` come from the properties file.
+    from_properties_file: usize,
+    metadata_files: (Option<PathBuf>, Option<PathBuf>),
     csv_index: usize,
     name: String,
     package: String,
@@ -108,14 +147,16 @@ pub(crate) fn render_directory(
         objects,
     };
     let list = properties::final_properties(&parsed.properties, &parsed.dependencies, facts)
-        .map_err(|message| BundleError::Properties {
+        .map_err(|(message, origin)| BundleError::Properties {
             bundle: parsed.name.clone(),
             message,
+            file: parsed.origin_file(origin),
         })?;
     let related_images =
         related_images(&csv, &image).map_err(|message| BundleError::RelatedImages {
             bundle: parsed.name.clone(),
             message,
+            file: parsed.files[parsed.csv_index].clone(),
         })?;
     let bundle = Bundle {
         schema: "olm.bundle".to_owned(),
@@ -147,7 +188,8 @@ fn marshal_object(object: &Map<String, Value>) -> String {
 
 /// opm's `bundleParser.Parse`.
 fn parse(directory: &Path) -> Result<Parsed, BundleError> {
-    let objects = read_manifests(&directory.join("manifests")).map_err(parse_error)?;
+    let manifests::Manifests { objects, files } =
+        manifests::read(&directory.join("manifests")).map_err(parse_error)?;
     // The typed CSV is the first object whose group-version-kind says so.
     let csv_index = objects
         .iter()
@@ -155,23 +197,26 @@ fn parse(directory: &Path) -> Result<Parsed, BundleError> {
     if let Some(index) = csv_index {
         Csv::new(&objects[index])
             .check_conversion()
-            .map_err(parse_error)?;
+            .map_err(file_error(&files[index]))?;
     }
-    let crds = apis::crd_apis(&objects).map_err(parse_error)?;
+    let crds =
+        apis::crd_apis(&objects).map_err(|(index, message)| file_error(&files[index])(message))?;
     let Some(csv_index) = csv_index else {
         return Err(parse_error("no csv in bundle".to_owned()));
     };
+    let csv_file = files[csv_index].clone();
+    let csv_error = file_error(&csv_file);
     let csv = Csv::new(&objects[csv_index]);
     let name = csv.name();
     let provided = apis::provided(&crds, &csv)
         .and_then(|provided| apis::check_owned_crds(&provided, &csv).map(|()| provided))
         .map_err(|error| {
-            parse_error(format!(
+            csv_error(format!(
                 "error checking provided apis in bundle {name}: {error}"
             ))
         })?;
     let metadata = metadata::read(&directory.join("metadata")).map_err(parse_error)?;
-    let derive_error = |error: String| parse_error(format!("failed to derive properties: {error}"));
+    let derive_error = |error: String| csv_error(format!("failed to derive properties: {error}"));
     let csv_properties = csv
         .annotation("olm.properties")
         .map(properties::annotation_properties)
@@ -190,6 +235,9 @@ fn parse(directory: &Path) -> Result<Parsed, BundleError> {
         csv_properties,
         &provided,
     );
+    // Entries of the properties file come first and keep their order when
+    // de-duplicated, so they are the first ones of the list.
+    let from_properties_file = properties::deduplicate(metadata.properties.clone()).len();
     let mut list = metadata.properties;
     list.extend(derived);
     Ok(Parsed {
@@ -200,43 +248,24 @@ fn parse(directory: &Path) -> Result<Parsed, BundleError> {
         dependencies: metadata.dependencies,
         provided,
         objects,
+        files,
+        from_properties_file,
+        metadata_files: (metadata.dependencies_file, metadata.properties_file),
     })
 }
 
-/// The kept manifest objects, in file name order: the first document of each
-/// regular, non-hidden file that decodes to an object with a kind, and only the
-/// first CSV.
-fn read_manifests(directory: &Path) -> Result<Vec<Map<String, Value>>, String> {
-    let mut entries: Vec<_> = std::fs::read_dir(directory)
-        .map_err(|error| format!("open {}: {error}", directory.display()))?
-        .filter_map(Result::ok)
-        .filter(|entry| !entry.file_type().is_ok_and(|kind| kind.is_dir()))
-        .map(|entry| entry.file_name())
-        .filter(|name| !name.to_string_lossy().starts_with('.'))
-        .collect();
-    entries.sort();
-    let mut objects = Vec::new();
-    let mut csv_found = false;
-    for name in entries {
-        // Unreadable files (and links to directories) are skipped, as opm does.
-        let Ok(bytes) = std::fs::read(directory.join(&name)) else {
-            continue;
-        };
-        let Some(object) = decode::first_object(&bytes) else {
-            continue;
-        };
-        if decode::kind_of(&object) == Some(CSV_KIND) {
-            if csv_found {
-                continue;
+impl Parsed {
+    /// The file a failing value came from.
+    fn origin_file(&self, origin: properties::Origin) -> Option<PathBuf> {
+        let csv = || Some(self.files[self.csv_index].clone());
+        match origin {
+            properties::Origin::Property(index) if index < self.from_properties_file => {
+                self.metadata_files.1.clone()
             }
-            csv_found = true;
+            properties::Origin::Property(_) | properties::Origin::Csv => csv(),
+            properties::Origin::Dependency => self.metadata_files.0.clone(),
         }
-        objects.push(object);
     }
-    if objects.is_empty() {
-        return Err("no bundle objects found".to_owned());
-    }
-    Ok(objects)
 }
 
 /// The image from the template: package, CSV name and the version of the first

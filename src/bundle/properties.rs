@@ -252,6 +252,15 @@ fn parse_error(index: usize, kind: &str, error: &str) -> String {
     )
 }
 
+/// Where a value that failed came from: the parser's property list (by index), the
+/// dependencies, or the CSV.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    Property(usize),
+    Dependency,
+    Csv,
+}
+
 /// What `ObjectsAndPropertiesFromBundle` needs besides the property lists.
 pub(crate) struct BundleFacts<'a> {
     pub(crate) package: &'a str,
@@ -268,7 +277,7 @@ pub(crate) fn final_properties(
     properties: &[RawProperty],
     dependencies: &[RawProperty],
     facts: BundleFacts<'_>,
-) -> Result<Vec<RawProperty>, String> {
+) -> Result<Vec<RawProperty>, (String, Origin)> {
     let gvk_fields = ["group", "kind", "version"];
     let mut provided_gvks = BTreeSet::new();
     let mut package_property = None;
@@ -277,12 +286,13 @@ pub(crate) fn final_properties(
         match property.kind.as_str() {
             GVK => {
                 let fields = decode_strings(property.value.as_ref(), "GVK", &gvk_fields)
-                    .map_err(|error| parse_error(index, GVK, &error))?;
+                    .map_err(|error| (parse_error(index, GVK, &error), Origin::Property(index)))?;
                 provided_gvks.insert((fields[0].clone(), fields[1].clone(), fields[2].clone()));
             }
             PACKAGE => {
-                let fields = decode_package(property.value.as_ref())
-                    .map_err(|error| parse_error(index, PACKAGE, &error))?;
+                let fields = decode_package(property.value.as_ref()).map_err(|error| {
+                    (parse_error(index, PACKAGE, &error), Origin::Property(index))
+                })?;
                 package_property = Some(package(&fields[0], &fields[1], &fields[2]));
             }
             _ => others.push(property.clone()),
@@ -294,12 +304,12 @@ pub(crate) fn final_properties(
         match dependency.kind.as_str() {
             GVK => {
                 let fields = decode_strings(dependency.value.as_ref(), "GVK", &gvk_fields)
-                    .map_err(|error| parse_error(index, GVK, &error))?;
+                    .map_err(|error| (parse_error(index, GVK, &error), Origin::Dependency))?;
                 required_gvks.insert((fields[0].clone(), fields[1].clone(), fields[2].clone()));
             }
             PACKAGE => {
                 let fields = decode_package(dependency.value.as_ref())
-                    .map_err(|error| parse_error(index, PACKAGE, &error))?;
+                    .map_err(|error| (parse_error(index, PACKAGE, &error), Origin::Dependency))?;
                 packages_required.push(RawProperty::built(
                     PACKAGE_REQUIRED,
                     vec![
@@ -313,19 +323,19 @@ pub(crate) fn final_properties(
     }
     let version = facts
         .version
-        .map_err(|error| format!("get version: {error}"))?;
+        .map_err(|error| (format!("get version: {error}"), Origin::Csv))?;
     let release = facts
         .release
-        .map_err(|error| format!("get release: {error}"))?;
+        .map_err(|error| (format!("get release: {error}"), Origin::Csv))?;
     let provided = facts
         .provided
-        .map_err(|error| format!("get provided apis: {error}"))?;
+        .map_err(|error| (format!("get provided apis: {error}"), Origin::Csv))?;
     for api in provided {
         provided_gvks.insert((api.group, api.kind, api.version));
     }
     let required = facts
         .required
-        .map_err(|error| format!("get required apis: {error}"))?;
+        .map_err(|error| (format!("get required apis: {error}"), Origin::Csv))?;
     for api in required {
         required_gvks.insert((api.group, api.kind, api.version));
     }
@@ -412,7 +422,7 @@ mod tests {
         bad.set_value(&json!("text"));
         assert_eq!(
             final_properties(&[bad], &[], facts()).map(|_| ()),
-            Err("parse property[0] of type \"olm.gvk\": json: cannot unmarshal string into Go value of type property.GVK".to_owned())
+            Err(("parse property[0] of type \"olm.gvk\": json: cannot unmarshal string into Go value of type property.GVK".to_owned(), Origin::Property(0)))
         );
     }
 }

@@ -45,6 +45,11 @@ enum RenderError {
     Bundle {
         reference: String,
         error: BundleError,
+        /// The file the error is about, when known: opm's message names none.
+        #[source_code]
+        file: Option<miette::NamedSource<String>>,
+        #[label("in this document")]
+        at: Option<miette::SourceSpan>,
     },
     #[error("migrate: {message}")]
     #[diagnostic(code(fbc::render::migrate))]
@@ -134,10 +139,7 @@ fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, 
         .is_some_and(Migrations::replaces_objects);
     let rendered =
         bundle::render_directory(reference, &shown, settings.template.as_ref(), migrating)
-            .map_err(|error| RenderError::Bundle {
-                reference: shown.clone(),
-                error,
-            })?;
+            .map_err(|error| bundle_error(&shown, error))?;
     let mut part = Catalog::default();
     part.bundles.push(Located {
         item: rendered.bundle,
@@ -156,6 +158,21 @@ fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, 
             .map_err(|message| RenderError::Migrate { message })?;
     }
     Ok(part)
+}
+
+/// A bundle directory's error, located in the file it is about.
+fn bundle_error(reference: &str, error: BundleError) -> RenderError {
+    let file = error.file().map(|path| {
+        // Only the start of the file is pointed at; unreadable text costs nothing.
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        miette::NamedSource::new(path.display().to_string(), text)
+    });
+    RenderError::Bundle {
+        reference: reference.to_owned(),
+        at: file.as_ref().map(|_| miette::SourceSpan::from(0..0)),
+        file,
+        error,
+    }
 }
 
 /// opm's per-reference post-processing: bundle objects and CSV metadata move to the
