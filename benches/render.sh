@@ -12,11 +12,15 @@ if [ ! -d "$corpus" ]; then
 fi
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
 cargo build --release --locked --quiet
-bin=target/release/fbc
+bin=${CARGO_TARGET_DIR:-target}/release/fbc
 
 measure() {
   local name=$1; shift
   local times=() peak=0
+  if ! "$bin" "$@" >/dev/null 2>&1; then
+    printf '%-40s skipped: the command fails\n' "$name"
+    return
+  fi
   for _ in $(seq "$runs"); do
     local out
     out=$( { /usr/bin/time -f '%e %M' "$bin" "$@" >/dev/null; } 2>&1 | tail -1)
@@ -37,3 +41,9 @@ for catalog in certified-v4.16 community-v4.18; do
     measure "validate $catalog" validate "$corpus/catalogs/$catalog"
   fi
 done
+
+# The 338 corpus bundle directories in one call (opm: 3.9-4.5 s, 165 MB).
+mapfile -t bundles < <(sed "s|^|$corpus/bundles/|" "$corpus/expected/bundles/dirs.txt")
+template='example.com/{{.Package}}:v{{.Version}}'
+measure "render 338 bundle dirs" render --image-ref-template "$template" "${bundles[@]}"
+measure "render 338 bundle dirs --migrate" render --migrate --image-ref-template "$template" "${bundles[@]}"

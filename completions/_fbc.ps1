@@ -25,7 +25,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog directories into a stream of FBC blobs, as `opm render` does')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout')
@@ -36,6 +36,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         'fbc;render' {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--migrate-level', '--migrate-level', [CompletionResultType]::ParameterName, 'Name of the last migration to run (default: none)')
+            [CompletionResult]::new('--image-ref-template', '--image-ref-template', [CompletionResultType]::ParameterName, 'Image reference of bundles rendered from bundle directories (a Go template)')
+            [CompletionResult]::new('--migrate', '--migrate', [CompletionResultType]::ParameterName, 'Perform all available schema migrations on the rendered FBC')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -92,7 +95,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;help' {
-            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog directories into a stream of FBC blobs, as `opm render` does')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout')

@@ -334,7 +334,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__render)
-            opts="-o -h --output --help"
+            opts="-o -h --output --migrate-level --migrate --image-ref-template --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -346,6 +346,14 @@ _fbc() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --migrate-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --image-ref-template)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -22,7 +22,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand render 'Render catalog directories into a stream of FBC blobs, as `opm render` does'
+            cand render 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand completions 'Print a shell completion script on stdout'
@@ -32,6 +32,9 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;render'= {
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --migrate-level 'Name of the last migration to run (default: none)'
+            cand --image-ref-template 'Image reference of bundles rendered from bundle directories (a Go template)'
+            cand --migrate 'Perform all available schema migrations on the rendered FBC'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -79,7 +82,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help'
         }
         &'fbc;help'= {
-            cand render 'Render catalog directories into a stream of FBC blobs, as `opm render` does'
+            cand render 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand completions 'Print a shell completion script on stdout'

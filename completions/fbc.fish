@@ -26,7 +26,7 @@ end
 
 complete -c fbc -n "__fish_fbc_needs_command" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_needs_command" -s V -l version -d 'Print version'
-complete -c fbc -n "__fish_fbc_needs_command" -f -a "render" -d 'Render catalog directories into a stream of FBC blobs, as `opm render` does'
+complete -c fbc -n "__fish_fbc_needs_command" -f -a "render" -d 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "completions" -d 'Print a shell completion script on stdout'
@@ -34,6 +34,9 @@ complete -c fbc -n "__fish_fbc_needs_command" -f -a "man" -d 'Write manual pages
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -s o -l output -d 'Output format' -r -f -a "json\t'A stream of pretty-printed JSON objects, as `opm render` prints by default'
 yaml\t'YAML documents separated by `---`, as `opm render -o yaml` prints'"
+complete -c fbc -n "__fish_fbc_using_subcommand render" -l migrate-level -d 'Name of the last migration to run (default: none)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand render" -l image-ref-template -d 'Image reference of bundles rendered from bundle directories (a Go template)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand render" -l migrate -d 'Perform all available schema migrations on the rendered FBC'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s o -l output -d 'Output format (default: text on stderr)' -r -f -a "text\t'Findings grouped by package on stderr, with source snippets on a terminal'
 json\t'opm\'s `{"passed", "error": {"message"}}` object plus every finding'
@@ -59,7 +62,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcom
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand man" -s h -l help -d 'Print help'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "render" -d 'Render catalog directories into a stream of FBC blobs, as `opm render` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "render" -d 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "completions" -d 'Print a shell completion script on stdout'

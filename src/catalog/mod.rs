@@ -230,9 +230,9 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// Converts a YAML text to JSON as opm's `yaml.YAMLToJSON` does (used for manifests
-/// embedded in bundles); the error reads as opm's.
+/// embedded in bundles, so integers stay exact); the error reads as opm's.
 pub(crate) fn yaml_to_json(text: &str) -> Result<Value, String> {
-    yaml::document_to_json(text)
+    yaml::manifest_to_json(text)
         .map(|value| value.unwrap_or(Value::Null))
         .map_err(|error| error.to_string())
 }

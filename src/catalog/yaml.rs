@@ -81,6 +81,15 @@ impl YamlError {
 /// empty document (only whitespace/comments/`---`), which opm treats as a null
 /// document.
 pub(crate) fn document_to_json(text: &str) -> Result<Option<Value>, YamlError> {
+    convert(text, false)
+}
+
+/// [`document_to_json`] with integers kept exact, as for Kubernetes manifests.
+pub(crate) fn manifest_to_json(text: &str) -> Result<Option<Value>, YamlError> {
+    convert(text, true)
+}
+
+fn convert(text: &str, integers: bool) -> Result<Option<Value>, YamlError> {
     if let Some(offset) = first_control_character(text) {
         let (line, column) = messages::char_position(text, text[..offset].chars().count());
         return Err(YamlError::invalid(
@@ -93,6 +102,7 @@ pub(crate) fn document_to_json(text: &str) -> Result<Option<Value>, YamlError> {
     let text = &*shortened.text;
     let mut parser = Parser::new_from_str(text);
     let mut builder = Builder::new(text, &shortened.runs);
+    builder.integers = integers;
     while let Some(next) = parser.next_event() {
         match next {
             Ok((event, span)) => match builder.event(event, span) {

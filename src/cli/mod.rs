@@ -23,7 +23,8 @@ pub struct Cli {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// Render catalog directories into a stream of FBC blobs, as `opm render` does
+    /// Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does
+    #[command(long_about = render::LONG_ABOUT)]
     Render(RenderArgs),
     /// Validate a catalog directory, as `opm validate` does, reporting every problem
     Validate(ValidateArgs),

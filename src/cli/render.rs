@@ -11,20 +11,44 @@ pub enum OutputFormat {
     Yaml,
 }
 
+/// The long description of `fbc render`.
+pub(crate) const LONG_ABOUT: &str = "Render catalog and bundle directories into a stream of FBC blobs, \
+as `opm render` does.\n\n\
+Each argument is a file-based catalog directory or a bundle directory (one with `manifests/` \
+and `metadata/` sub-directories), which becomes one `olm.bundle` blob with the properties opm \
+derives from its manifests and metadata. Blobs are grouped by package and written in opm's \
+order and format, byte for byte. Several directories are written one after the other, in \
+argument order, without de-duplication.";
+
 #[derive(Debug, clap::Args)]
-#[command(
-    about = "Render catalog directories into a stream of FBC blobs, as `opm render` does",
-    long_about = "Render catalog directories into a stream of FBC blobs, as `opm render` does.\n\n\
-Each argument is a file-based catalog directory. Blobs are grouped by package and \
-written in opm's order and format, byte for byte. Several directories are written \
-one after the other, in argument order, without de-duplication."
-)]
 pub struct RenderArgs {
-    /// Catalog directories to render
+    /// Catalog or bundle directories to render
     #[arg(required = true, value_name = "DIR")]
     pub references: Vec<PathBuf>,
 
     /// Output format
     #[arg(short, long, value_enum, default_value_t = OutputFormat::Json)]
     pub output: OutputFormat,
+
+    /// Name of the last migration to run (default: none)
+    #[arg(long, value_name = "LEVEL", long_help = crate::bundle::migrate::help_text())]
+    pub migrate_level: Option<String>,
+
+    /// Perform all available schema migrations on the rendered FBC
+    #[arg(long, conflicts_with = "migrate_level")]
+    pub migrate: bool,
+
+    /// Image reference of bundles rendered from bundle directories (a Go template)
+    #[arg(
+        long,
+        value_name = "TEMPLATE",
+        alias = "alpha-image-ref-template",
+        long_help = "Image reference of bundles rendered from bundle directories, which have \
+none (opm's `--alpha-image-ref-template`, also accepted). A Go template with the variables:\n  \
+- {{.Package}} : the package name the bundle belongs to\n  \
+- {{.Name}}    : the name of the bundle (the CSV name)\n  \
+- {{.Version}} : the version of the bundle\n\n\
+Bundles need an image for `--migrate` to turn their objects into `olm.csv.metadata`."
+    )]
+    pub image_ref_template: Option<String>,
 }

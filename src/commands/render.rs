@@ -1,11 +1,17 @@
-//! `fbc render`: load each reference, apply opm's post-processing, and write every
-//! blob in opm's order and format on stdout.
+//! `fbc render`: load each reference (a catalog directory, or a bundle directory
+//! rendered into one bundle), apply opm's post-processing and migrations, and write
+//! every blob in opm's order and format on stdout.
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::ExitStatus;
-use crate::catalog::{self, Catalog};
+use crate::bundle::migrate::Migrations;
+use crate::bundle::{self, BundleError, ImageTemplate};
+use crate::catalog::{self, Catalog, Located, Location};
 use crate::cli::{OutputFormat, RenderArgs};
+use crate::go::fmt::quote;
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA};
 use crate::output::catalog::{Format, WriteError, write_catalog};
 
@@ -13,6 +19,8 @@ use crate::output::catalog::{Format, WriteError, write_catalog};
 struct Settings {
     references: Vec<PathBuf>,
     format: Format,
+    template: Option<ImageTemplate>,
+    migrations: Option<Migrations>,
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -23,27 +31,72 @@ enum RenderError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Access(#[from] catalog::LoadError),
-    #[error("render reference {}: bundle directories are not supported yet", crate::go::fmt::quote(&reference.display().to_string()))]
+    #[error("invalid image reference template: {message}")]
+    #[diagnostic(code(fbc::render::template))]
+    Template { message: String },
+    #[error("{message}")]
     #[diagnostic(
-        code(fbc::render::bundle_directory),
-        help("render the bundle with `opm render` for now")
+        code(fbc::render::migrate_level),
+        help("see `fbc render --help` for the available levels")
     )]
-    BundleDirectory { reference: PathBuf },
+    MigrationLevel { message: String },
+    #[error("render reference {}: {error}", quote(reference))]
+    #[diagnostic(code(fbc::render::bundle))]
+    Bundle {
+        reference: String,
+        error: BundleError,
+        /// The file the error is about, when known: opm's message names none.
+        #[source_code]
+        file: Option<miette::NamedSource<String>>,
+        #[label("in this document")]
+        at: Option<miette::SourceSpan>,
+    },
+    #[error("migrate: {message}")]
+    #[diagnostic(code(fbc::render::migrate))]
+    Migrate { message: String },
 }
 
-pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
-    let settings = Settings {
+fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
+    let template = args
+        .image_ref_template
+        .as_deref()
+        .map(ImageTemplate::parse)
+        .transpose()
+        .map_err(|message| RenderError::Template { message })?;
+    let migrations = if args.migrate {
+        Some(Migrations::all())
+    } else {
+        match args.migrate_level.as_deref() {
+            None | Some("") => None,
+            Some(level) => Some(
+                Migrations::up_to(level)
+                    .map_err(|message| RenderError::MigrationLevel { message })?,
+            ),
+        }
+    };
+    Ok(Settings {
         references: args.references.clone(),
         format: match args.output {
             OutputFormat::Json => Format::Json,
             OutputFormat::Yaml => Format::Yaml,
         },
-    };
+        template,
+        migrations,
+    })
+}
+
+pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
+    let settings = settings(args)?;
+    // References are independent: render them in parallel, then combine them (and
+    // report the first failure) in argument order, as opm does one after another.
+    let parts: Vec<Result<Catalog, RenderError>> = settings
+        .references
+        .par_iter()
+        .map(|reference| render_and_migrate(reference, &settings))
+        .collect();
     let mut combined = Catalog::default();
-    for reference in &settings.references {
-        let mut part = render_reference(reference)?;
-        post_process(&mut part);
-        combined.extend(part);
+    for part in parts {
+        combined.extend(part?);
     }
     let stdout = std::io::stdout();
     match write_catalog(&combined, settings.format, &mut stdout.lock()) {
@@ -56,14 +109,70 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
     }
 }
 
-fn render_reference(reference: &Path) -> Result<Catalog, RenderError> {
+/// Whether opm takes a directory for a bundle: it has `manifests` and `metadata`
+/// sub-directories (links to directories do not count).
+fn is_bundle_directory(reference: &Path) -> bool {
+    ["manifests", "metadata"].iter().all(|name| {
+        reference
+            .join(name)
+            .symlink_metadata()
+            .is_ok_and(|metadata| metadata.is_dir())
+    })
+}
+
+/// One reference rendered, post-processed and migrated, as opm does per reference.
+fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, RenderError> {
     catalog::require_directory(reference)?;
-    if reference.join("manifests").is_dir() && reference.join("metadata").is_dir() {
-        return Err(RenderError::BundleDirectory {
-            reference: reference.to_path_buf(),
-        });
+    if !is_bundle_directory(reference) {
+        let mut part = catalog::load_directory(reference)?;
+        post_process(&mut part);
+        if let Some(migrations) = settings.migrations {
+            migrations
+                .apply(&mut part)
+                .map_err(|message| RenderError::Migrate { message })?;
+        }
+        return Ok(part);
     }
-    Ok(catalog::load_directory(reference)?)
+    let shown = reference.display().to_string();
+    let migrating = settings
+        .migrations
+        .is_some_and(Migrations::replaces_objects);
+    let rendered =
+        bundle::render_directory(reference, &shown, settings.template.as_ref(), migrating)
+            .map_err(|error| bundle_error(&shown, error))?;
+    let mut part = Catalog::default();
+    part.bundles.push(Located {
+        item: rendered.bundle,
+        location: Location {
+            file: std::sync::Arc::from(reference),
+            line: 1,
+            column: 1,
+        },
+    });
+    post_process(&mut part);
+    if let Some(migrations) = settings.migrations {
+        // The bundle's CSV is at hand: no need to decode it from its objects.
+        let bundle = &mut part.bundles[0].item;
+        migrations
+            .apply_to_bundle(bundle, &rendered.csv)
+            .map_err(|message| RenderError::Migrate { message })?;
+    }
+    Ok(part)
+}
+
+/// A bundle directory's error, located in the file it is about.
+fn bundle_error(reference: &str, error: BundleError) -> RenderError {
+    let file = error.file().map(|path| {
+        // Only the start of the file is pointed at; unreadable text costs nothing.
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        miette::NamedSource::new(path.display().to_string(), text)
+    });
+    RenderError::Bundle {
+        reference: reference.to_owned(),
+        at: file.as_ref().map(|_| miette::SourceSpan::from(0..0)),
+        file,
+        error,
+    }
 }
 
 /// opm's per-reference post-processing: bundle objects and CSV metadata move to the
@@ -74,6 +183,7 @@ fn post_process(catalog: &mut Catalog) {
         bundle.properties.sort_by_key(|property| {
             property.kind == BUNDLE_OBJECT || property.kind == CSV_METADATA
         });
-        bundle.related_images.sort_by(|a, b| a.image.cmp(&b.image));
+        // opm's `sort.Slice` is not stable: equal images keep Go's order, not ours.
+        crate::go::sort::slice_by(&mut bundle.related_images, |a, b| a.image < b.image);
     }
 }

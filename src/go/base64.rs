@@ -99,27 +99,45 @@ pub(crate) fn decode(input: &[u8]) -> Result<Vec<u8>, CorruptInput> {
 /// Go's `base64.StdEncoding.EncodeToString`.
 pub(crate) fn encode(input: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(input.len().div_ceil(3) * 4);
-    for chunk in input.chunks(3) {
-        let bits = u32::from(chunk[0]) << 16
-            | u32::from(chunk.get(1).copied().unwrap_or(0)) << 8
-            | u32::from(chunk.get(2).copied().unwrap_or(0));
-        for index in 0..4 {
-            if index <= chunk.len() {
-                out.push(char::from(
-                    ALPHABET[(bits >> (18 - 6 * index) & 63) as usize],
-                ));
-            } else {
-                out.push('=');
-            }
-        }
+    let sextet = |bits: u32, shift: u32| ALPHABET[(bits >> shift & 63) as usize];
+    let mut out = Vec::with_capacity(input.len().div_ceil(3) * 4);
+    let chunks = input.chunks_exact(3);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        let bits = u32::from(chunk[0]) << 16 | u32::from(chunk[1]) << 8 | u32::from(chunk[2]);
+        out.extend_from_slice(&[
+            sextet(bits, 18),
+            sextet(bits, 12),
+            sextet(bits, 6),
+            sextet(bits, 0),
+        ]);
     }
-    out
+    match *rest {
+        [first] => {
+            let bits = u32::from(first) << 16;
+            out.extend_from_slice(&[sextet(bits, 18), sextet(bits, 12), b'=', b'=']);
+        }
+        [first, second] => {
+            let bits = u32::from(first) << 16 | u32::from(second) << 8;
+            out.extend_from_slice(&[sextet(bits, 18), sextet(bits, 12), sextet(bits, 6), b'=']);
+        }
+        _ => {}
+    }
+    String::from_utf8(out).expect("the base64 alphabet is ASCII")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn encodes_like_go() {
+        assert_eq!(encode(b""), "");
+        assert_eq!(encode(b"h"), "aA==");
+        assert_eq!(encode(b"hi"), "aGk=");
+        assert_eq!(encode(b"hello"), "aGVsbG8=");
+        assert_eq!(encode(&[0xfb, 0xff, 0xbf]), "+/+/");
+    }
 
     #[test]
     fn decodes_with_go_rules() {

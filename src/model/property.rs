@@ -14,6 +14,20 @@ pub(crate) struct Property {
     /// `None` when the blob had no `value` key: opm keeps an empty raw message,
     /// which prints as `null` but fails to parse for every property type.
     pub(crate) value: Option<Value>,
+    /// The value as opm writes it, when that is not `value` with sorted keys.
+    pub(crate) encoded: Option<Encoded>,
+}
+
+/// How opm holds a property value that fbc cannot write from `value` alone.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Encoded {
+    /// Raw JSON text (compact), written as it stands: the values of bundle
+    /// directories' metadata files (HTML-escaped by Go's `json.Marshal`) and of the
+    /// CSV's `olm.properties` annotation (the annotation's own text).
+    Raw(String),
+    /// A value opm encodes from a Go struct, in field order (`olm.package` with a
+    /// release, `olm.csv.metadata`).
+    Ordered(Node<'static>),
 }
 
 impl Property {
@@ -55,7 +69,14 @@ impl Property {
             ("type".into(), Node::str(&self.kind)),
             (
                 "value".into(),
-                self.value.as_ref().map_or(Node::Null, Node::from_json),
+                match &self.encoded {
+                    Some(Encoded::Ordered(node)) => node.clone(),
+                    Some(Encoded::Raw(text)) => Node::Raw {
+                        text: text.as_str().into(),
+                        value: Box::new(self.value.as_ref().map_or(Node::Null, Node::from_json)),
+                    },
+                    None => self.value.as_ref().map_or(Node::Null, Node::from_json),
+                },
             ),
         ])
     }

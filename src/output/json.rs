@@ -31,6 +31,7 @@ fn write_node(node: &Node<'_>, out: &mut Vec<u8>, indent: Option<usize>) {
         Node::Bool(false) => out.extend_from_slice(b"false"),
         Node::Number(value) => out.extend_from_slice(number::json(*value).as_bytes()),
         Node::String(text) => write_string(text, out),
+        Node::Raw { text, .. } => write_raw(text, out, indent),
         Node::Array(items) => {
             out.push(b'[');
             for (index, item) in items.iter().enumerate() {
@@ -127,67 +128,72 @@ fn next_escape(bytes: &[u8]) -> Option<usize> {
 /// Go's `json.Indent(dst, src, "", "    ")` on valid JSON text: tokens are kept as
 /// written, whitespace between them is replaced.
 pub(crate) fn indent_text(source: &str) -> String {
-    let mut out = String::with_capacity(source.len() * 2);
-    let mut depth = 0usize;
+    let mut out = Vec::with_capacity(source.len() * 2);
+    write_raw(source, &mut out, Some(0));
+    String::from_utf8(out).expect("the text was UTF-8 and only ASCII is added")
+}
+
+/// Writes valid JSON text as it stands (a Go `json.RawMessage`): compacted, or
+/// re-indented from `indent` as Go's encoder does; strings and numbers are copied
+/// byte for byte, so their escapes and spelling are the text's own.
+fn write_raw(source: &str, out: &mut Vec<u8>, indent: Option<usize>) {
+    let mut depth = indent.unwrap_or_default();
     let mut in_string = false;
     let mut escaped = false;
     let mut pending_open = false;
-    for character in source.chars() {
+    for &byte in source.as_bytes() {
         if in_string {
-            out.push(character);
+            out.push(byte);
             if escaped {
                 escaped = false;
-            } else if character == '\\' {
+            } else if byte == b'\\' {
                 escaped = true;
-            } else if character == '"' {
+            } else if byte == b'"' {
                 in_string = false;
             }
             continue;
         }
-        if matches!(character, ' ' | '\t' | '\n' | '\r') {
+        if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
             continue;
         }
-        let closes = matches!(character, '}' | ']');
+        if indent.is_none() {
+            in_string = byte == b'"';
+            out.push(byte);
+            continue;
+        }
+        let closes = matches!(byte, b'}' | b']');
         if pending_open {
             pending_open = false;
             if closes {
                 // An empty container stays on one line.
                 depth -= 1;
-                out.push(character);
+                out.push(byte);
                 continue;
             }
-            push_newline(&mut out, depth);
+            newline(out, depth);
         }
-        match character {
-            '{' | '[' => {
-                out.push(character);
+        match byte {
+            b'{' | b'[' => {
+                out.push(byte);
                 depth += 1;
                 pending_open = true;
             }
-            '}' | ']' => {
+            b'}' | b']' => {
                 depth = depth.saturating_sub(1);
-                push_newline(&mut out, depth);
-                out.push(character);
+                newline(out, depth);
+                out.push(byte);
             }
-            ',' => {
-                out.push(',');
-                push_newline(&mut out, depth);
+            b',' => {
+                out.push(b',');
+                newline(out, depth);
             }
-            ':' => out.push_str(": "),
-            '"' => {
+            b':' => out.extend_from_slice(b": "),
+            b'"' => {
                 in_string = true;
-                out.push('"');
+                out.push(b'"');
             }
             other => out.push(other),
         }
-    }
-    out
-}
-
-fn push_newline(out: &mut String, depth: usize) {
-    out.push('\n');
-    for _ in 0..depth {
-        out.push_str("    ");
     }
 }
 
@@ -248,6 +254,26 @@ mod tests {
             &mut out,
         );
         assert_eq!(String::from_utf8(out).expect("utf-8"), "[1,1e+21,0.5]");
+    }
+
+    #[test]
+    fn raw_text_is_kept_and_reindented() {
+        let raw = Node::Raw {
+            text: Cow::Borrowed(r#"{"a":["\u003e1",{}],"b":1.0}"#),
+            value: Box::new(Node::Null),
+        };
+        let mut out = Vec::new();
+        write_pretty(&Node::Array(vec![raw.clone()]), &mut out);
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "[\n    {\n        \"a\": [\n            \"\\u003e1\",\n            {}\n        ],\n        \"b\": 1.0\n    }\n]\n"
+        );
+        let mut out = Vec::new();
+        write_compact(&raw, &mut out);
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            r#"{"a":["\u003e1",{}],"b":1.0}"#
+        );
     }
 
     #[test]

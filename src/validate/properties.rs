@@ -400,6 +400,7 @@ mod tests {
         Property {
             kind: kind.to_owned(),
             value,
+            encoded: None,
         }
     }
 

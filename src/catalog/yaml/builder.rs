@@ -98,6 +98,9 @@ pub(super) struct Builder<'a> {
     /// The first sigs.k8s.io/yaml conversion error (unsupported key type).
     pub(super) convert_error: Option<Failure>,
     pub(super) non_finite: bool,
+    /// Keep integers exact (bundle manifests, which Kubernetes decodes with
+    /// integers preserved) instead of making every number a `float64`.
+    pub(super) integers: bool,
     /// yaml.v2's `decodeCount` and `aliasCount`.
     decodes: u64,
     aliased: u64,
@@ -117,6 +120,7 @@ impl<'a> Builder<'a> {
             decode_error: None,
             convert_error: None,
             non_finite: false,
+            integers: false,
             // The document node itself.
             decodes: 1,
             aliased: 0,
@@ -387,7 +391,7 @@ impl<'a> Builder<'a> {
             return;
         }
         let Some(frame) = self.stack.last_mut() else {
-            self.root = Some(to_value(node, &mut self.non_finite));
+            self.root = Some(to_value(node, self.integers, &mut self.non_finite));
             return;
         };
         match frame {
@@ -396,7 +400,7 @@ impl<'a> Builder<'a> {
             } => {
                 *cost = cost.saturating_add(node_cost);
                 if !*merge {
-                    items.push(to_value(node, &mut self.non_finite));
+                    items.push(to_value(node, self.integers, &mut self.non_finite));
                 } else if let Node::Mapping(value) = node {
                     items.push(value);
                 } else {
@@ -410,14 +414,14 @@ impl<'a> Builder<'a> {
                 match std::mem::replace(slot, Slot::Empty) {
                     Slot::Empty => *slot = self::key(node, &mut self.decode_error, self.text, at),
                     Slot::Key(key) => {
-                        map.insert(key, to_value(node, &mut self.non_finite));
+                        map.insert(key, to_value(node, self.integers, &mut self.non_finite));
                     }
                     Slot::Merge => match node {
                         Node::Mapping(Value::Object(entries)) => map.extend(entries),
                         _ => self.fail(MERGE_NEEDS_MAP.to_owned(), at),
                     },
                     Slot::Unsupported { type_name, text } => {
-                        let value = to_value(node, &mut self.non_finite);
+                        let value = to_value(node, self.integers, &mut self.non_finite);
                         if self.convert_error.is_none() {
                             let detail = format!(
                                 "unsupported map key of type: {type_name}, key: {text}, value: {}",
@@ -474,12 +478,15 @@ fn key(node: Node<'_>, error: &mut Option<Failure>, text: &str, at: usize) -> Sl
     }
 }
 
-/// A node as JSON: every number is a `float64`, as after opm's JSON round trip.
+/// A node as JSON: every number is a `float64`, as after opm's JSON round trip,
+/// unless `integers` keeps integers exact.
 #[allow(clippy::cast_precision_loss)] // rounding to the nearest float64 is what Go does
-fn to_value(node: Node<'_>, non_finite: &mut bool) -> Value {
+fn to_value(node: Node<'_>, integers: bool, non_finite: &mut bool) -> Value {
     match node {
         Node::Scalar(Scalar::Null) => Value::Null,
         Node::Scalar(Scalar::Bool(value)) => Value::Bool(value),
+        Node::Scalar(Scalar::Int(value)) if integers => Value::Number(value.into()),
+        Node::Scalar(Scalar::Uint(value)) if integers => Value::Number(value.into()),
         Node::Scalar(Scalar::Int(value)) => float(value as f64, non_finite),
         Node::Scalar(Scalar::Uint(value)) => float(value as f64, non_finite),
         Node::Scalar(Scalar::Float(value)) => float(value, non_finite),

@@ -38,6 +38,7 @@ fn check_node(node: &Node<'_>, line: &mut usize) -> Result<(), YamlWriteError> {
             }
             check_node(value, line)
         }),
+        Node::Raw { value, .. } => check_node(value, line),
         Node::Null | Node::Bool(_) | Node::Number(_) => Ok(()),
     }
 }

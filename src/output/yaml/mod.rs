@@ -94,6 +94,7 @@ struct Emitter<'o> {
 impl Emitter<'_> {
     fn node(&mut self, node: &Node<'_>, context: Context) {
         match node {
+            Node::Raw { value, .. } => self.node(value, context),
             Node::Null => self.token("null"),
             Node::Bool(true) => self.token("true"),
             Node::Bool(false) => self.token("false"),

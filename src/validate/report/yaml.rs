@@ -71,6 +71,7 @@ fn write_mapping(node: &Node<'_>, indent: usize, inline: bool, out: &mut String)
 /// A scalar starting at `column`; continuation lines are indented by `indent`.
 fn write_scalar(node: &Node<'_>, indent: usize, column: usize, out: &mut String) {
     match node {
+        Node::Raw { value, .. } => write_scalar(value, indent, column, out),
         Node::Null => out.push_str("null"),
         Node::Bool(value) => out.push_str(if *value { "true" } else { "false" }),
         Node::Number(value) => out.push_str(&crate::output::number::json(*value)),

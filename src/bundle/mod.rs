@@ -1,0 +1,316 @@
+//! Bundle directories (`manifests/` + `metadata/`) rendered into one `olm.bundle`
+//! blob as `opm render` does, and opm's migrations of rendered catalogs.
+
+mod apis;
+mod csv;
+mod decode;
+mod manifests;
+pub(crate) mod marshal;
+mod metadata;
+pub(crate) mod migrate;
+mod properties;
+mod raw;
+mod template;
+mod unstructured;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+pub(crate) use template::ImageTemplate;
+
+use crate::go::fmt::quote;
+use crate::model::Bundle;
+use crate::model::bundle::RelatedImage;
+use crate::model::property::CSV_METADATA;
+use apis::ApiSet;
+use csv::Csv;
+use properties::RawProperty;
+
+const CSV_KIND: &str = "ClusterServiceVersion";
+
+/// Why a bundle directory could not be rendered; the texts are opm's.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub(crate) enum BundleError {
+    /// The bundle parser failed (manifests, metadata or derived properties).
+    #[error("{message}")]
+    #[diagnostic(code(fbc::bundle::parse))]
+    Parse {
+        message: String,
+        file: Option<PathBuf>,
+    },
+    #[error(
+        "failed templating image reference from bundle for {}: {message}",
+        quote(reference)
+    )]
+    #[diagnostic(code(fbc::bundle::template))]
+    Template { reference: String, message: String },
+    #[error("get properties for bundle {}: {message}", quote(bundle))]
+    #[diagnostic(code(fbc::bundle::properties))]
+    Properties {
+        bundle: String,
+        message: String,
+        file: Option<PathBuf>,
+    },
+    #[error("get related images for bundle {}: {message}", quote(bundle))]
+    #[diagnostic(code(fbc::bundle::related_images))]
+    RelatedImages {
+        bundle: String,
+        message: String,
+        file: PathBuf,
+    },
+}
+
+impl BundleError {
+    /// The file the error is about, when one is (opm's messages name none).
+    pub(crate) fn file(&self) -> Option<&Path> {
+        match self {
+            BundleError::Parse { file, .. } | BundleError::Properties { file, .. } => {
+                file.as_deref()
+            }
+            BundleError::RelatedImages { file, .. } => Some(file),
+            BundleError::Template { .. } => None,
+        }
+    }
+}
+
+fn parse_error(message: String) -> BundleError {
+    BundleError::Parse {
+        message,
+        file: None,
+    }
+}
+
+fn file_error(file: &Path) -> impl Fn(String) -> BundleError + '_ {
+    |message| BundleError::Parse {
+        message,
+        file: Some(file.to_owned()),
+    }
+}
+
+/// What opm's bundle parser produces.
+struct Parsed {
+    objects: Vec<Map<String, Value>>,
+    files: Vec<PathBuf>,
+    /// How many entries of `properties` come from the properties file.
+    from_properties_file: usize,
+    metadata_files: (Option<PathBuf>, Option<PathBuf>),
+    csv_index: usize,
+    name: String,
+    package: String,
+    properties: Vec<RawProperty>,
+    dependencies: Vec<RawProperty>,
+    provided: ApiSet,
+}
+
+/// A rendered bundle directory: the `olm.bundle` blob and its CSV, which the
+/// migrations read.
+pub(crate) struct RenderedBundle {
+    pub(crate) bundle: Bundle,
+    pub(crate) csv: Value,
+}
+
+/// Renders the bundle directory `directory` (shown as `reference` in messages).
+/// `migrating` says that the CSV-metadata migration will run next: it drops the
+/// bundle objects of a bundle with an image, so they are not built then.
+pub(crate) fn render_directory(
+    directory: &Path,
+    reference: &str,
+    template: Option<&ImageTemplate>,
+    migrating: bool,
+) -> Result<RenderedBundle, BundleError> {
+    let mut parsed = parse(directory)?;
+    let csv = Csv::new(&parsed.objects[parsed.csv_index]);
+    let image = match template {
+        None => String::new(),
+        Some(template) => {
+            fill_template(template, &parsed).map_err(|message| BundleError::Template {
+                reference: reference.to_owned(),
+                message,
+            })?
+        }
+    };
+    let has_csv_metadata = (parsed.properties.iter())
+        .chain(&parsed.dependencies)
+        .any(|property| property.kind == CSV_METADATA);
+    let objects = if migrating && !image.is_empty() && !has_csv_metadata {
+        Vec::new()
+    } else {
+        parsed.objects.iter().map(marshal_object).collect()
+    };
+    let facts = properties::BundleFacts {
+        package: &parsed.package,
+        version: csv.version(),
+        release: csv.release(),
+        provided: Ok(parsed.provided.clone()),
+        required: apis::required(&csv),
+        objects,
+    };
+    let list = properties::final_properties(&parsed.properties, &parsed.dependencies, facts)
+        .map_err(|(message, origin)| BundleError::Properties {
+            bundle: parsed.name.clone(),
+            message,
+            file: parsed.origin_file(origin),
+        })?;
+    let related_images =
+        related_images(&csv, &image).map_err(|message| BundleError::RelatedImages {
+            bundle: parsed.name.clone(),
+            message,
+            file: parsed.files[parsed.csv_index].clone(),
+        })?;
+    let bundle = Bundle {
+        schema: "olm.bundle".to_owned(),
+        name: parsed.name.clone(),
+        package: parsed.package.clone(),
+        image,
+        properties: list.into_iter().map(RawProperty::into_property).collect(),
+        related_images,
+    };
+    let csv = Value::Object(parsed.objects.swap_remove(parsed.csv_index));
+    Ok(RenderedBundle { bundle, csv })
+}
+
+fn marshal_object(object: &Map<String, Value>) -> String {
+    let mut text = String::new();
+    // A `Value` wrapper would copy the manifest; write the map's fields directly.
+    text.push('{');
+    for (index, (key, value)) in object.iter().enumerate() {
+        if index > 0 {
+            text.push(',');
+        }
+        text.push_str(&marshal::marshal(&Value::String(key.clone())));
+        text.push(':');
+        text.push_str(&marshal::marshal(value));
+    }
+    text.push('}');
+    text
+}
+
+/// opm's `bundleParser.Parse`.
+fn parse(directory: &Path) -> Result<Parsed, BundleError> {
+    let manifests::Manifests { objects, files } =
+        manifests::read(&directory.join("manifests")).map_err(parse_error)?;
+    // The typed CSV is the first object whose group-version-kind says so.
+    let csv_index = objects
+        .iter()
+        .position(|object| apis::group_version_kind(object).2 == CSV_KIND);
+    if let Some(index) = csv_index {
+        Csv::new(&objects[index])
+            .check_conversion()
+            .map_err(file_error(&files[index]))?;
+    }
+    let crds =
+        apis::crd_apis(&objects).map_err(|(index, message)| file_error(&files[index])(message))?;
+    let Some(csv_index) = csv_index else {
+        return Err(parse_error("no csv in bundle".to_owned()));
+    };
+    let csv_file = files[csv_index].clone();
+    let csv_error = file_error(&csv_file);
+    let csv = Csv::new(&objects[csv_index]);
+    let name = csv.name();
+    let provided = apis::provided(&crds, &csv)
+        .and_then(|provided| apis::check_owned_crds(&provided, &csv).map(|()| provided))
+        .map_err(|error| {
+            csv_error(format!(
+                "error checking provided apis in bundle {name}: {error}"
+            ))
+        })?;
+    let metadata = metadata::read(&directory.join("metadata")).map_err(parse_error)?;
+    let derive_error = |error: String| csv_error(format!("failed to derive properties: {error}"));
+    let csv_properties = csv
+        .annotation("olm.properties")
+        .map(properties::annotation_properties)
+        .unwrap_or_default();
+    let version_and_release = if metadata.package.is_empty() {
+        None
+    } else {
+        Some((
+            csv.version().map_err(derive_error)?,
+            csv.release().map_err(derive_error)?,
+        ))
+    };
+    let derived = properties::derived(
+        &metadata.package,
+        version_and_release,
+        csv_properties,
+        &provided,
+    );
+    // Entries of the properties file come first and keep their order when
+    // de-duplicated, so they are the first ones of the list.
+    let from_properties_file = properties::deduplicate(metadata.properties.clone()).len();
+    let mut list = metadata.properties;
+    list.extend(derived);
+    Ok(Parsed {
+        csv_index,
+        name,
+        package: metadata.package,
+        properties: properties::deduplicate(list),
+        dependencies: metadata.dependencies,
+        provided,
+        objects,
+        files,
+        from_properties_file,
+        metadata_files: (metadata.dependencies_file, metadata.properties_file),
+    })
+}
+
+impl Parsed {
+    /// The file a failing value came from.
+    fn origin_file(&self, origin: properties::Origin) -> Option<PathBuf> {
+        let csv = || Some(self.files[self.csv_index].clone());
+        match origin {
+            properties::Origin::Property(index) if index < self.from_properties_file => {
+                self.metadata_files.1.clone()
+            }
+            properties::Origin::Property(_) | properties::Origin::Csv => csv(),
+            properties::Origin::Dependency => self.metadata_files.0.clone(),
+        }
+    }
+}
+
+/// The image from the template: package, CSV name and the version of the first
+/// `olm.package` property.
+fn fill_template(template: &ImageTemplate, parsed: &Parsed) -> Result<String, String> {
+    let package = parsed
+        .properties
+        .iter()
+        .find(|property| property.kind == properties::PACKAGE);
+    let version = match package {
+        Some(property) => properties::decode_package(property.value.as_ref())?.swap_remove(1),
+        None => String::new(),
+    };
+    template.execute(&template::TemplateData {
+        package: &parsed.package,
+        name: &parsed.name,
+        version: &version,
+    })
+}
+
+/// opm's `getRelatedImages`: the CSV's related images, then the bundle image and
+/// the deployments' images that are not listed yet, without a name.
+fn related_images(csv: &Csv<'_>, image: &str) -> Result<Vec<RelatedImage>, String> {
+    let mut related: Vec<RelatedImage> = csv
+        .related_images()?
+        .into_iter()
+        .map(|(name, image)| RelatedImage { name, image })
+        .collect();
+    let mut seen: std::collections::HashSet<String> =
+        related.iter().map(|entry| entry.image.clone()).collect();
+    // opm does not remember the bundle image as seen, so a deployment using it
+    // lists it a second time.
+    if !image.is_empty() && !seen.contains(image) {
+        related.push(RelatedImage {
+            name: String::new(),
+            image: image.to_owned(),
+        });
+    }
+    for image in csv.operator_images()? {
+        if seen.insert(image.clone()) {
+            related.push(RelatedImage {
+                name: String::new(),
+                image,
+            });
+        }
+    }
+    Ok(related)
+}

@@ -1,0 +1,267 @@
+//! `fbc render` on bundle directories: the fixtures in `testdata/bundles/` (one
+//! property rule or error per case, expected outputs beside them), the flags that
+//! only matter for bundles, and parity with opm on the corpus bundles.
+
+mod corpus;
+
+use std::path::{Path, PathBuf};
+
+use crate::{assert_matches_file, run, stderr, stdout, testdata};
+
+/// The image template the fixtures' `template` and `migrated` expectations use.
+pub(crate) const TEMPLATE: &str = "registry.example.com/{{.Package}}/{{.Name}}:v{{.Version}}";
+
+/// What each expected file beside a case holds: its suffix and the arguments
+/// before the directory.
+const EXPECTATIONS: [(&str, &[&str]); 4] = [
+    ("render.json", &["render"]),
+    (
+        "template.json",
+        &["render", "--image-ref-template", TEMPLATE],
+    ),
+    (
+        "migrated.json",
+        &["render", "--migrate", "--image-ref-template", TEMPLATE],
+    ),
+    ("render.stderr", &["render"]),
+];
+
+fn cases() -> Vec<PathBuf> {
+    let mut cases: Vec<_> = std::fs::read_dir(testdata("bundles"))
+        .expect("testdata/bundles exists")
+        .map(|entry| entry.expect("readable entry").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty());
+    cases
+}
+
+/// The file `<case>.<suffix>` next to a fixture directory.
+fn beside(case: &Path, suffix: &str) -> PathBuf {
+    let name = case.file_name().expect("a fixture directory has a name");
+    case.with_file_name(format!("{}.{suffix}", name.to_string_lossy()))
+}
+
+/// The case as the command line names it: relative, as in the expected messages.
+fn relative(case: &Path) -> String {
+    format!(
+        "testdata/bundles/{}",
+        case.file_name().expect("a name").to_string_lossy()
+    )
+}
+
+#[test]
+fn fixtures_render_as_expected() {
+    for case in cases() {
+        let mut checked = 0;
+        for (suffix, arguments) in EXPECTATIONS {
+            let expected = beside(&case, suffix);
+            if !expected.exists() {
+                continue;
+            }
+            checked += 1;
+            let directory = relative(&case);
+            let mut arguments = arguments.to_vec();
+            arguments.push(&directory);
+            let output = run(&arguments);
+            if suffix.ends_with("stderr") {
+                assert_eq!(output.status.code(), Some(2), "{directory}");
+                assert_eq!(stdout(&output), "", "{directory}: no partial output");
+                assert_matches_file(&stderr(&output), &expected);
+            } else {
+                assert_eq!(
+                    output.status.code(),
+                    Some(0),
+                    "{directory}: {}",
+                    stderr(&output)
+                );
+                assert_matches_file(&stdout(&output), &expected);
+            }
+        }
+        assert!(
+            checked > 0,
+            "{}: no expected output beside it",
+            case.display()
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs the YAML writer"]
+fn fixtures_render_as_expected_in_yaml() {
+    for case in cases() {
+        let expected = beside(&case, "render.yaml");
+        if !expected.exists() {
+            continue;
+        }
+        let output = run(&["render", "-o", "yaml", &relative(&case)]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert_matches_file(&stdout(&output), &expected);
+    }
+}
+
+/// Migrations need an image: without a template, bundle directories keep their
+/// objects, and level `none` changes nothing.
+#[test]
+fn migrations_skip_bundles_without_an_image() {
+    let plain = run(&["render", "testdata/bundles/registry-v1"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    for level in [
+        &["--migrate"][..],
+        &["--migrate-level", "bundle-object-to-csv-metadata"],
+        &["--migrate-level", "all"],
+        &["--migrate-level", "none"],
+        &["--migrate-level", ""],
+    ] {
+        let mut arguments = vec!["render"];
+        arguments.extend_from_slice(level);
+        arguments.push("testdata/bundles/registry-v1");
+        let output = run(&arguments);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{level:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stdout(&output), stdout(&plain), "{level:?}");
+    }
+    let template = [
+        "render",
+        "--migrate-level",
+        "none",
+        "--image-ref-template",
+        TEMPLATE,
+    ];
+    let output = run(&[&template[..], &["testdata/bundles/registry-v1"]].concat());
+    assert_matches_file(
+        &stdout(&output),
+        &testdata("bundles/registry-v1.template.json"),
+    );
+}
+
+#[test]
+fn opms_flag_name_is_accepted() {
+    let ours = run(&[
+        "render",
+        "--image-ref-template",
+        TEMPLATE,
+        "testdata/bundles/registry-v1",
+    ]);
+    let opms = run(&[
+        "render",
+        "--alpha-image-ref-template",
+        TEMPLATE,
+        "testdata/bundles/registry-v1",
+    ]);
+    assert_eq!(ours.status.code(), Some(0), "{}", stderr(&ours));
+    assert_eq!(stdout(&ours), stdout(&opms));
+}
+
+#[test]
+fn bad_migration_levels_and_templates_are_reported() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--migrate-level", "bogus"],
+            "unknown migration level \"bogus\"",
+        ),
+        (
+            &["--image-ref-template", "x/{{.Package"],
+            "invalid image reference template: template: image-ref-template:1: unclosed action",
+        ),
+        (
+            &["--image-ref-template", "x/{{.Registry}}"],
+            "render reference \"testdata/bundles/release\": failed templating image reference \
+             from bundle for \"testdata/bundles/release\": template: image-ref-template:1:4: \
+             executing \"image-ref-template\" at <.Registry>: can't evaluate field Registry in \
+             type action.imageReferenceTemplateData",
+        ),
+        (
+            &["--migrate", "--migrate-level", "none"],
+            "the argument '--migrate' cannot be used with '--migrate-level <LEVEL>'",
+        ),
+    ];
+    for (flags, message) in cases {
+        let arguments = [&["render"][..], flags, &["testdata/bundles/release"]].concat();
+        let output = run(&arguments);
+        assert_eq!(output.status.code(), Some(2), "{flags:?}");
+        assert!(
+            stderr(&output).contains(message),
+            "{flags:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stdout(&output), "");
+    }
+}
+
+/// The first failing directory is reported (in argument order), and nothing is
+/// written: opm fails before writing too.
+#[test]
+fn the_first_failing_directory_in_argument_order_is_reported() {
+    let output = run(&[
+        "render",
+        "testdata/bundles/release",
+        "testdata/bundles/error-no-csv",
+        "testdata/bundles/error-no-objects",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert_eq!(
+        stderr(&output),
+        "error: render reference \"testdata/bundles/error-no-csv\": no csv in bundle\n"
+    );
+}
+
+/// Bundles are written in opm's order (by package, then name) whatever the
+/// argument order; the same directory twice is written twice.
+#[test]
+fn several_directories_are_combined_without_deduplication() {
+    let output = run(&[
+        "render",
+        "testdata/bundles/registry-v1",
+        "testdata/bundles/release",
+        "testdata/bundles/registry-v1",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("    \"name\": "))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "\"example-operator.v1.2.0\",",
+            "\"example-operator.v1.2.0\",",
+            "\"small-operator.v1.0.0\","
+        ]
+    );
+}
+
+/// A catalog holding what `render --image-ref-template` wrote migrates to the same
+/// `olm.csv.metadata` as the bundle directory itself.
+#[test]
+fn rendered_catalogs_migrate_like_their_bundle_directories() {
+    let temp = tempfile::tempdir().expect("temporary directory");
+    let rendered = std::fs::read_to_string(testdata("bundles/registry-v1.template.json"))
+        .expect("the expectation is readable");
+    std::fs::write(temp.path().join("catalog.json"), rendered).expect("write the catalog");
+    let from_catalog = run(&["render", "--migrate", temp.path().to_str().expect("UTF-8")]);
+    assert_eq!(
+        from_catalog.status.code(),
+        Some(0),
+        "{}",
+        stderr(&from_catalog)
+    );
+    let from_directory = std::fs::read_to_string(testdata("bundles/registry-v1.migrated.json"))
+        .expect("the expectation is readable");
+    let metadata = |text: &str| {
+        let start = text
+            .find("\"olm.csv.metadata\"")
+            .expect("a CSV metadata property");
+        let end = text[start..].find("\n        }\n").expect("its end") + start;
+        text[start..end].to_owned()
+    };
+    assert_eq!(metadata(&stdout(&from_catalog)), metadata(&from_directory));
+    assert!(!stdout(&from_catalog).contains("olm.bundle.object"));
+}
