@@ -3,6 +3,7 @@
 //!
 //! The binary is a thin shell over [`run`]; everything it does lives here.
 
+mod bytes;
 mod catalog;
 pub mod cli;
 mod commands;
@@ -40,6 +41,11 @@ impl From<ExitStatus> for std::process::ExitCode {
 pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
     match cli.command {
         cli::Command::Render(args) => commands::render::run(&args),
+        cli::Command::Generate(args) => match args.command {
+            cli::GenerateCommand::Dockerfile(args) => commands::generate_dockerfile::run(&args),
+        },
+        cli::Command::Completions(args) => commands::completions::run(&args),
+        cli::Command::Man(args) => commands::man::run(&args),
     }
 }
 

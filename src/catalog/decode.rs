@@ -221,20 +221,26 @@ fn decode_yaml<'a>(
 }
 
 fn yaml_error(error: &YamlError, chunk: &YamlChunk) -> DecodeError {
+    let (line, column) = error.position().unwrap_or((1, 1));
+    let position = chunk.start + line_offset(&chunk.text, line, column);
     match error {
-        YamlError::Syntax { message, line, column } => {
-            let position = chunk.start + line_offset(&chunk.text, line.unwrap_or(1), column.unwrap_or(1));
-            DecodeError::new(message.clone(), position)
-        }
-        YamlError::TrailingContent { line, column } => DecodeError {
+        YamlError::TrailingContent { .. } => DecodeError {
             message: "this YAML document holds more than one node; opm would keep only the first and silently drop the rest"
                 .to_owned(),
-            position: chunk.start + line_offset(&chunk.text, *line, *column),
+            position,
             help: Some(
                 "put each object in its own document (separated by `---` lines), or write a JSON stream that starts with `{`"
                     .to_owned(),
             ),
         },
+        YamlError::TooDeep { limit, .. } => DecodeError {
+            message: error.to_string(),
+            position,
+            help: Some(format!(
+                "opm accepts up to 10000 levels; fbc stops at {limit} to keep its stack safe"
+            )),
+        },
+        YamlError::Invalid { .. } => DecodeError::new(error.to_string(), position),
     }
 }
 

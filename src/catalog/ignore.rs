@@ -1,16 +1,253 @@
-//! Placeholder until the `.indexignore` matcher lands: nothing is ignored yet.
-#![allow(dead_code, clippy::unused_self)]
+//! opm's `.indexignore` matcher (joelanford/ignore v0.1.2 on go-git's gitignore): every
+//! ignore file of the tree contributes patterns scoped to its directory, and the last
+//! collected pattern that matches a path decides. See spec §1.2.
 
-pub(crate) struct IndexIgnore;
+mod glob;
+mod pattern;
+
+use pattern::Pattern;
+
+/// Patterns collected from every `.indexignore` of a catalog tree.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IndexIgnore {
+    /// In collection order; matching reads them backwards.
+    patterns: Vec<Pattern>,
+}
 
 impl IndexIgnore {
     pub(crate) fn new() -> Self {
-        IndexIgnore
+        Self::default()
     }
 
-    pub(crate) fn add_file(&mut self, _dir: &str, _contents: &str) {}
+    /// Adds the patterns of one `.indexignore` file. `dir` is the directory holding it, relative to the
+    /// catalog root, `/`-separated, "" for the root. Call in `WalkDir` lexical order of the ignore files' paths.
+    pub(crate) fn add_file(&mut self, dir: &str, contents: &str) {
+        let domain: Vec<&str> = if dir.is_empty() {
+            Vec::new()
+        } else {
+            dir.split('/').collect()
+        };
+        // opm reads lines with `bufio.Scanner` and trims them with `strings.TrimSpace`
+        // (Unicode white space, like `str::trim`). A BOM is not white space, so it stays
+        // part of the first line: git would skip it, opm does not.
+        for line in contents.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            self.patterns.push(Pattern::parse(line, &domain));
+        }
+    }
 
-    pub(crate) fn is_ignored(&self, _path: &str) -> bool {
-        false
+    /// Whether a file at `path` (relative, `/`-separated, e.g. "pkg/catalog.yaml") is ignored.
+    pub(crate) fn is_ignored(&self, path: &str) -> bool {
+        self.matches(path, false)
+    }
+
+    /// go-git's `Matcher.Match`: the last pattern that matches decides, a `!` pattern
+    /// keeping the path; no match keeps it too.
+    fn matches(&self, path: &str, is_directory: bool) -> bool {
+        if self.patterns.is_empty() {
+            return false;
+        }
+        let components: Vec<&str> = path.split('/').collect();
+        self.patterns
+            .iter()
+            .rev()
+            .find(|pattern| pattern.matches(&components, is_directory))
+            .is_some_and(|pattern| !pattern.negated)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ignore(files: &[(&str, &str)]) -> IndexIgnore {
+        let mut ignore = IndexIgnore::new();
+        for (dir, contents) in files {
+            ignore.add_file(dir, contents);
+        }
+        ignore
+    }
+
+    /// joelanford/ignore's `TestMatcher`, directories included (`true` = directory).
+    #[test]
+    fn upstream_matcher_example() {
+        let ignore = ignore(&[
+            (
+                "",
+                "\n\t\t\t\t\t\t# Always ignore a anywhere\n\t\t\t\t\t\ta\n\n\
+                 \t\t\t\t\t\t# Ignore the root ignore directory\n\t\t\t\t\t\t/ignore\n\n\
+                 \t\t\t\t\t\t# Ignore files named \"file1\" in dir \"really\"\n\
+                 \t\t\t\t\t\t/really/**/file1\n\t\t\t\t\t",
+            ),
+            (
+                "dir1",
+                "\n  # Always ignore b anywhere in dir1\n  b\n\n  # Ignore the root/dir1/ignore \
+                 directory\n  /ignore\n\n  # Don't ignore a in dir1\n  !a\n",
+            ),
+        ]);
+        let expected: &[(&str, bool, bool)] = &[
+            (".", true, false),
+            (".indexignore", false, false),
+            ("a", false, true),
+            ("b", false, false),
+            ("c", false, false),
+            ("ignore", true, true),
+            ("ignore/a", false, true),
+            ("ignore/b", false, true),
+            ("ignore/c", false, true),
+            ("dir1", true, false),
+            ("dir1/.indexignore", false, false),
+            ("dir1/a", false, false),
+            ("dir1/b", false, true),
+            ("dir1/c", false, false),
+            ("dir1/ignore", true, true),
+            ("dir1/ignore/a", false, false),
+            ("dir1/ignore/b", false, true),
+            ("dir1/ignore/c", false, true),
+            ("really", true, false),
+            ("really/file1", false, true),
+            ("really/file2", false, false),
+            ("really/long", true, false),
+            ("really/long/file1", false, true),
+            ("really/long/file2", false, false),
+            ("really/long/path", true, false),
+            ("really/long/path/file1", false, true),
+            ("really/long/path/file2", false, false),
+            ("really/long/path/to", true, false),
+            ("really/long/path/to/file1", false, true),
+            ("really/long/path/to/file2", false, false),
+            ("really/long/path/to/the", true, false),
+            ("really/long/path/to/the/file1", false, true),
+            ("really/long/path/to/the/file2", false, false),
+        ];
+        for &(path, is_directory, ignored) in expected {
+            assert_eq!(ignore.matches(path, is_directory), ignored, "{path}");
+        }
+    }
+
+    /// opm's `validFS` in `alpha/declcfg/load_test.go`.
+    #[test]
+    fn opm_valid_fs_example() {
+        let ignore = ignore(&[("", "*\n!*.json\n!*.yaml\n*.clusterserviceversion.yaml\n")]);
+        assert!(!ignore.is_ignored("cockroachdb.json"));
+        assert!(!ignore.is_ignored("etcd.yaml"));
+        assert!(ignore.is_ignored("README.md"));
+        assert!(ignore.is_ignored("etcd.v0.9.2.clusterserviceversion.yaml"));
+        // `*` matches the directory component too, and `!*.yaml` the file: the file wins
+        // because the later pattern is checked first.
+        assert!(!ignore.is_ignored("dir/catalog.yaml"));
+        assert!(ignore.is_ignored("dir/notes.txt"));
+    }
+
+    #[test]
+    fn later_patterns_win_within_a_file() {
+        let ignore = ignore(&[("", "*.yaml\n!keep.yaml\n")]);
+        assert!(ignore.is_ignored("drop.yaml"));
+        assert!(!ignore.is_ignored("keep.yaml"));
+        let reversed = self::ignore(&[("", "!keep.yaml\n*.yaml\n")]);
+        assert!(reversed.is_ignored("keep.yaml"));
+    }
+
+    #[test]
+    fn later_files_win_even_when_shallower() {
+        // WalkDir visits `-sub/.indexignore` before the root `.indexignore` (`-` < `.`),
+        // so the root file is collected last and overrides the deeper one.
+        let ignore = ignore(&[
+            ("-sub", "!*.yaml\n"),
+            ("", "*.yaml\n"),
+            ("sub", "!*.yaml\n"),
+        ]);
+        assert!(ignore.is_ignored("-sub/a.yaml"));
+        assert!(!ignore.is_ignored("sub/a.yaml"));
+        assert!(ignore.is_ignored("a.yaml"));
+    }
+
+    #[test]
+    fn patterns_of_ignored_directories_still_count() {
+        let ignore = ignore(&[("", "skipped\n"), ("skipped", "!keep.json\n")]);
+        assert!(!ignore.is_ignored("skipped/keep.json"));
+        assert!(ignore.is_ignored("skipped/other.json"));
+    }
+
+    #[test]
+    fn lines_are_trimmed_and_comments_skipped() {
+        let ignore = ignore(&[(
+            "",
+            "  a.json \t\r\n\n   \n# b.json\n  # c.json\n\u{a0}d.json\u{2003}\n",
+        )]);
+        assert!(ignore.is_ignored("a.json"));
+        assert!(!ignore.is_ignored("b.json"));
+        assert!(!ignore.is_ignored("c.json"));
+        assert!(!ignore.is_ignored("# b.json"));
+        assert!(ignore.is_ignored("d.json"));
+        assert_eq!(ignore.patterns.len(), 2);
+    }
+
+    #[test]
+    fn escaped_hash_and_bang_are_literal() {
+        let ignore = ignore(&[("", "*.md\n\\#notes\n\\!keep.md\n")]);
+        assert!(ignore.is_ignored("#notes"));
+        assert!(ignore.is_ignored("!keep.md"));
+        assert!(ignore.is_ignored("keep.md"));
+    }
+
+    #[test]
+    fn crlf_line_endings() {
+        let ignore = ignore(&[("", "a.json\r\nb/\r\n")]);
+        assert!(ignore.is_ignored("a.json"));
+        assert!(ignore.is_ignored("b/c.json"));
+        assert!(!ignore.is_ignored("b"));
+    }
+
+    #[test]
+    fn byte_order_mark_stays_in_the_first_line() {
+        let ignore = ignore(&[("", "\u{feff}a.json\nb.json\n")]);
+        assert!(!ignore.is_ignored("a.json"));
+        assert!(ignore.is_ignored("\u{feff}a.json"));
+        assert!(ignore.is_ignored("b.json"));
+        // Nor is a BOM-prefixed `#` line a comment.
+        let commented = self::ignore(&[("", "\u{feff}# x\n")]);
+        assert!(commented.is_ignored("\u{feff}# x"));
+    }
+
+    #[test]
+    fn bang_class_is_not_negated() {
+        let ignore = ignore(&[("", "[!a].json\n")]);
+        assert!(ignore.is_ignored("a.json"));
+        assert!(ignore.is_ignored("!.json"));
+        assert!(!ignore.is_ignored("b.json"));
+        let caret = self::ignore(&[("", "[^a].json\n")]);
+        assert!(!caret.is_ignored("a.json"));
+        assert!(caret.is_ignored("b.json"));
+    }
+
+    #[test]
+    fn malformed_pattern_never_matches_but_others_still_do() {
+        let ignore = ignore(&[("", "*.json\n!keep[.json\n")]);
+        assert!(ignore.is_ignored("keep[.json"));
+    }
+
+    #[test]
+    fn nested_domains() {
+        let ignore = ignore(&[("a", "/x\n*.md\n"), ("a/b", "y/\n")]);
+        assert!(ignore.is_ignored("a/x"));
+        assert!(ignore.is_ignored("a/x/deep.yaml"));
+        assert!(!ignore.is_ignored("x"));
+        assert!(!ignore.is_ignored("a/c/x"));
+        assert!(ignore.is_ignored("a/c/README.md"));
+        assert!(!ignore.is_ignored("README.md"));
+        assert!(ignore.is_ignored("a/b/y/z.json"));
+        assert!(!ignore.is_ignored("a/b/y"));
+        assert!(!ignore.is_ignored("a/y/z.json"));
+    }
+
+    #[test]
+    fn no_patterns_ignores_nothing() {
+        let ignore = IndexIgnore::new();
+        assert!(!ignore.is_ignored("a.json"));
+        let comments_only = self::ignore(&[("", "# nothing\n\n")]);
+        assert!(!comments_only.is_ignored("a.json"));
     }
 }

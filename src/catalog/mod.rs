@@ -213,11 +213,9 @@ impl LineCursor {
             *self = LineCursor::default();
         }
         let bytes = &text.as_bytes()[self.offset..offset];
-        for (index, byte) in bytes.iter().enumerate() {
-            if *byte == b'\n' {
-                self.line += 1;
-                self.line_start = self.offset + index + 1;
-            }
+        if let Some(last) = memchr::memrchr(b'\n', bytes) {
+            self.line += memchr::memchr_iter(b'\n', bytes).count();
+            self.line_start = self.offset + last + 1;
         }
         self.offset = offset;
         (

@@ -1,24 +1,209 @@
-//! Placeholder until the YAML 1.1 reader lands: YAML documents are not decoded yet.
-#![allow(dead_code, clippy::unused_self)]
+//! One YAML document to the JSON value opm gets from it: sigs.k8s.io/yaml's
+//! `YAMLToJSON` over yaml.v2 (YAML 1.1 scalars, merge keys, stringified keys), then
+//! Go's JSON decoding (every number a `float64`).
+//!
+//! Parsing is saphyr's; its error texts are translated to yaml.v2's.
 
+mod binary;
+mod builder;
+mod keys;
+mod long_scalars;
+mod messages;
+mod resolve;
+#[cfg(test)]
+mod tests;
+mod timestamp;
+
+use saphyr_parser::Parser;
 use serde_json::Value;
 
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+use builder::{Builder, Stop};
+use messages::Translated;
+
+/// The prefix sigs.k8s.io/yaml's `Unmarshal` puts before every conversion error.
+const PREFIX: &str = "error converting YAML to JSON: ";
+
+/// Why a YAML document has no JSON value.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub(crate) enum YamlError {
-    #[error("{message}")]
-    Syntax {
-        message: String,
+    /// What opm reports: `detail` is the error of sigs.k8s.io/yaml's `YAMLToJSON`
+    /// (`yaml: line 3: ...`, `json: unsupported value: NaN`, `unsupported map key ...`).
+    #[error("{PREFIX}{detail}")]
+    #[diagnostic(code(fbc::catalog::yaml))]
+    Invalid {
+        detail: String,
+        /// 1-based line and column (in characters) within the document, where known.
         line: Option<usize>,
         column: Option<usize>,
     },
-    #[error("content after the first node")]
+    /// Content after the document's first node, which yaml.v2 silently drops.
+    #[error(
+        "content after the first YAML node at line {line}, column {column}: opm would keep only the first node"
+    )]
+    #[diagnostic(
+        code(fbc::catalog::yaml_trailing_content),
+        help("put each object in its own document, separated by a `---` line")
+    )]
     TrailingContent { line: usize, column: usize },
+    /// Nesting deeper than fbc supports (yaml.v2 allows 10,000 levels).
+    #[error("{PREFIX}yaml: line {line}: nesting deeper than {limit} levels is not supported")]
+    #[diagnostic(
+        code(fbc::catalog::yaml_too_deep),
+        help("opm accepts up to 10000 levels; fbc stops at {limit} to keep its stack safe")
+    )]
+    TooDeep {
+        line: usize,
+        column: usize,
+        limit: usize,
+    },
 }
 
-pub(crate) fn document_to_json(_text: &str) -> Result<Option<Value>, YamlError> {
-    Err(YamlError::Syntax {
-        message: "YAML is not supported yet".to_owned(),
-        line: None,
-        column: None,
+impl YamlError {
+    /// The 1-based line and column of the problem within the document, where known.
+    pub(crate) fn position(&self) -> Option<(usize, usize)> {
+        match self {
+            YamlError::Invalid { line, column, .. } => line.zip(*column),
+            YamlError::TrailingContent { line, column }
+            | YamlError::TooDeep { line, column, .. } => Some((*line, *column)),
+        }
+    }
+
+    fn invalid(detail: String, line: usize, column: usize) -> Self {
+        YamlError::Invalid {
+            detail,
+            line: Some(line),
+            column: Some(column),
+        }
+    }
+}
+
+/// Converts one YAML document to the JSON value opm gets from it. `Ok(None)` for an
+/// empty document (only whitespace/comments/`---`), which opm treats as a null
+/// document.
+pub(crate) fn document_to_json(text: &str) -> Result<Option<Value>, YamlError> {
+    if let Some(offset) = first_control_character(text) {
+        let (line, column) = messages::char_position(text, text[..offset].chars().count());
+        return Err(YamlError::invalid(
+            "yaml: control characters are not allowed".to_owned(),
+            line,
+            column,
+        ));
+    }
+    let shortened = long_scalars::shorten(text);
+    let text = &*shortened.text;
+    let mut parser = Parser::new_from_str(text);
+    let mut builder = Builder::new(text, &shortened.runs);
+    while let Some(next) = parser.next_event() {
+        match next {
+            Ok((event, span)) => match builder.event(event, span) {
+                Ok(()) => {}
+                Err(Stop::Trailing { line, column }) => return trailing(builder, line, column),
+                Err(Stop::TooDeep { line, column }) => return Err(too_deep(line, column)),
+            },
+            Err(error) => return Err(syntax_error(&builder, &error, text)),
+        }
+    }
+    finish(builder)
+}
+
+/// Content after the first node: yaml.v2 never reads it, so a decode error in the
+/// first node is what opm reports; otherwise the content is refused.
+fn trailing(builder: Builder<'_>, line: usize, column: usize) -> Result<Option<Value>, YamlError> {
+    finish(builder)?;
+    Err(YamlError::TrailingContent { line, column })
+}
+
+fn too_deep(line: usize, column: usize) -> YamlError {
+    YamlError::TooDeep {
+        line,
+        column,
+        limit: builder::MAX_DEPTH,
+    }
+}
+
+/// A parse error, or trailing content when the first node was already complete.
+fn syntax_error(builder: &Builder<'_>, error: &saphyr_parser::ScanError, text: &str) -> YamlError {
+    if builder.root_done() {
+        let marker = error.marker();
+        if let Some(failure) = &builder.decode_error {
+            return decode_error(failure);
+        }
+        return YamlError::TrailingContent {
+            line: marker.line(),
+            column: marker.col() + 1,
+        };
+    }
+    let context = if error.info() == "misplaced bracket" && builder.only_flow_root() {
+        // The bracket comes after the end of the root collection.
+        messages::Context::Root
+    } else {
+        builder.context()
+    };
+    match messages::translate(error, text, context) {
+        Translated::Error { text, line, column } => {
+            YamlError::invalid(format!("yaml: {text}"), line, column)
+        }
+        Translated::Trailing { line, column } => YamlError::TrailingContent { line, column },
+        Translated::TooDeep { line, column } => too_deep(line, column),
+    }
+}
+
+/// A yaml.v2 decoding error (`failf`), printed without a line.
+fn decode_error(failure: &builder::Failure) -> YamlError {
+    YamlError::invalid(
+        format!("yaml: {}", failure.detail),
+        failure.line,
+        failure.column,
+    )
+}
+
+/// The errors in the order opm meets them: yaml.v2's decoding, sigs.k8s.io/yaml's key
+/// conversion, then `json.Marshal`.
+fn finish(builder: Builder<'_>) -> Result<Option<Value>, YamlError> {
+    if let Some(failure) = &builder.decode_error {
+        return Err(decode_error(failure));
+    }
+    if let Some(failure) = &builder.convert_error {
+        return Err(YamlError::invalid(
+            failure.detail.clone(),
+            failure.line,
+            failure.column,
+        ));
+    }
+    let non_finite = builder.non_finite;
+    let root = builder.into_root();
+    if let Some(name) = root
+        .as_ref()
+        .filter(|_| non_finite)
+        .and_then(builder::first_non_finite)
+    {
+        return Err(YamlError::Invalid {
+            detail: format!("json: unsupported value: {name}"),
+            line: None,
+            column: None,
+        });
+    }
+    Ok(root)
+}
+
+/// The byte offset of the first character libyaml's reader refuses: C0 controls other
+/// than tab, line feed and carriage return, DEL, C1 controls other than NEL, and
+/// U+FFFE/U+FFFF. Scans bytes; only rare lead bytes need a closer look.
+fn first_control_character(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let maybe = |word| {
+        crate::bytes::any_below(word, 0x20)
+            || crate::bytes::any_equal(word, 0x7f)
+            || crate::bytes::any_equal(word, 0xc2)
+            || crate::bytes::any_equal(word, 0xef)
+    };
+    crate::bytes::find(bytes, maybe, |at| match bytes[at] {
+        b'\t' | b'\n' | b'\r' => false,
+        0x00..0x20 | 0x7f => true,
+        // U+0080..U+009F, except NEL (U+0085).
+        0xc2 => matches!(bytes.get(at + 1), Some(0x80..=0x9f)) && bytes.get(at + 1) != Some(&0x85),
+        // U+FFFE and U+FFFF.
+        0xef => bytes.get(at + 1) == Some(&0xbf) && matches!(bytes.get(at + 2), Some(0xbe | 0xbf)),
+        _ => false,
     })
 }

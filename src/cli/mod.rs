@@ -1,12 +1,19 @@
 //! Command-line syntax: clap derive types only. Commands resolve these into settings.
 
+mod completions;
+mod generate;
 mod render;
 
+pub use completions::{CompletionsArgs, ManArgs};
+pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
 pub use render::{OutputFormat, RenderArgs};
+
+/// `fbc --version`: the package version and the commit it was built from (see build.rs).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("FBC_GIT_COMMIT"), ")");
 
 /// Render, validate and graph OLM file-based catalogs, compatible with opm.
 #[derive(Debug, clap::Parser)]
-#[command(name = "fbc", version, about, long_about = None, max_term_width = 100)]
+#[command(name = "fbc", version = VERSION, about, long_about = None, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -16,4 +23,10 @@ pub struct Cli {
 pub enum Command {
     /// Render catalog directories into a stream of FBC blobs, as `opm render` does
     Render(RenderArgs),
+    /// Generate various artifacts for file-based catalogs
+    Generate(GenerateArgs),
+    /// Print a shell completion script on stdout
+    Completions(CompletionsArgs),
+    /// Write manual pages: fbc.1 and one page per subcommand
+    Man(ManArgs),
 }

@@ -1,3 +1,6 @@
 //! One module per subcommand: arguments -> settings -> core -> output.
 
+pub(crate) mod completions;
+pub(crate) mod generate_dockerfile;
+pub(crate) mod man;
 pub(crate) mod render;

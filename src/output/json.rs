@@ -3,6 +3,7 @@
 
 use super::node::Node;
 use super::number;
+use crate::bytes;
 
 /// Appends `node` as Go's `json.Encoder` with `SetIndent("", "    ")` and HTML
 /// escaping off writes it, followed by a newline.
@@ -76,56 +77,51 @@ pub(crate) fn write_string(text: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     let bytes = text.as_bytes();
     let mut start = 0;
-    let mut index = 0;
-    while index < bytes.len() {
-        let byte = bytes[index];
-        let escape: Option<&[u8]> = match byte {
-            b'"' => Some(b"\\\""),
-            b'\\' => Some(b"\\\\"),
-            b'\n' => Some(b"\\n"),
-            b'\r' => Some(b"\\r"),
-            b'\t' => Some(b"\\t"),
-            0x08 => Some(b"\\b"),
-            0x0C => Some(b"\\f"),
-            0x00..0x20 => Some(b""),
-            // U+2028 and U+2029 (E2 80 A8/A9) are escaped for JavaScript's sake.
-            0xE2 if bytes.get(index + 1) == Some(&0x80)
-                && matches!(bytes.get(index + 2), Some(0xA8 | 0xA9)) =>
-            {
-                Some(b"")
-            }
-            _ => None,
-        };
-        let Some(escape) = escape else {
-            index += 1;
-            continue;
-        };
+    while let Some(found) = next_escape(&bytes[start..]) {
+        let index = start + found;
         out.extend_from_slice(&bytes[start..index]);
-        if escape.is_empty() && byte == 0xE2 {
-            out.extend_from_slice(if bytes[index + 2] == 0xA8 {
-                b"\\u2028"
-            } else {
-                b"\\u2029"
-            });
-            index += 3;
-        } else if escape.is_empty() {
-            out.extend_from_slice(&[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(byte >> 4)],
-                HEX[usize::from(byte & 15)],
-            ]);
-            index += 1;
+        let byte = bytes[index];
+        let (escape, len): (&[u8], usize) = match byte {
+            b'"' => (b"\\\"", 1),
+            b'\\' => (b"\\\\", 1),
+            b'\n' => (b"\\n", 1),
+            b'\r' => (b"\\r", 1),
+            b'\t' => (b"\\t", 1),
+            0x08 => (b"\\b", 1),
+            0x0C => (b"\\f", 1),
+            0xE2 if bytes[index + 2] == 0xA8 => (b"\\u2028", 3),
+            0xE2 => (b"\\u2029", 3),
+            _ => (&[], 1),
+        };
+        if escape.is_empty() {
+            let hex = [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 15)]];
+            out.extend_from_slice(b"\\u00");
+            out.extend_from_slice(&hex);
         } else {
             out.extend_from_slice(escape);
-            index += 1;
         }
-        start = index;
+        start = index + len;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+}
+
+/// Where the next byte Go's encoder escapes starts: C0 controls, `"`, `\`, and
+/// U+2028/U+2029 (E2 80 A8/A9), escaped for JavaScript's sake.
+fn next_escape(bytes: &[u8]) -> Option<usize> {
+    let maybe = |word| {
+        bytes::any_below(word, 0x20)
+            || bytes::any_equal(word, b'"')
+            || bytes::any_equal(word, b'\\')
+            || bytes::any_equal(word, 0xE2)
+    };
+    bytes::find(bytes, maybe, |index| match bytes[index] {
+        0x00..0x20 | b'"' | b'\\' => true,
+        0xE2 => {
+            bytes.get(index + 1) == Some(&0x80) && matches!(bytes.get(index + 2), Some(0xA8 | 0xA9))
+        }
+        _ => false,
+    })
 }
 
 /// Go's `json.Indent(dst, src, "", "    ")` on valid JSON text: tokens are kept as

@@ -1,6 +1,8 @@
 //! End-to-end tests: run the real `fbc` binary and compare its output with expected
 //! files in `testdata/` and with opm's own output for the shared corpus.
 
+mod generate;
+mod readme;
 mod render;
 
 use std::path::{Path, PathBuf};

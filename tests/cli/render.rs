@@ -145,9 +145,17 @@ fn fixtures_render_as_expected() {
     cases.sort();
     assert!(!cases.is_empty());
     for case in cases {
+        let has_expectation = ["render.json", "render.yaml", "render.stderr"]
+            .iter()
+            .any(|suffix| beside(&case, suffix).exists());
+        assert!(
+            has_expectation,
+            "{}: no expected output beside it",
+            case.display()
+        );
         for format in ["json", "yaml"] {
-            let expected = case.with_extension(format!("render.{format}"));
-            let errors = case.with_extension("render.stderr");
+            let expected = beside(&case, &format!("render.{format}"));
+            let errors = beside(&case, "render.stderr");
             if !expected.exists() && !errors.exists() {
                 continue;
             }
@@ -168,6 +176,13 @@ fn fixtures_render_as_expected() {
             }
         }
     }
+}
+
+/// The file `<case>.<suffix>` next to a fixture directory (`with_extension` would
+/// cut names such as `yaml-1.1-scalars` at their dot).
+fn beside(case: &std::path::Path, suffix: &str) -> std::path::PathBuf {
+    let name = case.file_name().expect("a fixture directory has a name");
+    case.with_file_name(format!("{}.{suffix}", name.to_string_lossy()))
 }
 
 /// Paths in messages are absolute in tests; the expected files hold them relative

@@ -1,0 +1,53 @@
+//! Build script: records the git commit the binary is built from, for `fbc --version`.
+//!
+//! A source tarball has no `.git` and a build machine may have no `git`: both give
+//! "unknown" rather than a failed build. Packagers can set `FBC_GIT_COMMIT` themselves.
+
+use std::path::Path;
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=FBC_GIT_COMMIT");
+    println!("cargo:rerun-if-changed=build.rs");
+    let commit = std::env::var("FBC_GIT_COMMIT")
+        .ok()
+        .filter(|commit| !commit.is_empty())
+        .or_else(|| git(&["rev-parse", "--short", "HEAD"]))
+        .unwrap_or_else(|| "unknown".to_owned());
+    watch_git_head();
+    println!("cargo:rustc-env=FBC_GIT_COMMIT={commit}");
+}
+
+/// Asks cargo to rerun this script when HEAD moves: HEAD itself (a branch switch),
+/// the branch's ref (a commit) and packed-refs (a ref packed by `git gc`). In a
+/// worktree, HEAD lives in the worktree's git dir and refs in the common one.
+fn watch_git_head() {
+    let (Some(git_dir), Some(common_dir)) = (
+        git(&["rev-parse", "--git-dir"]),
+        git(&["rev-parse", "--git-common-dir"]),
+    ) else {
+        return;
+    };
+    let mut watched = vec![
+        Path::new(&git_dir).join("HEAD"),
+        Path::new(&common_dir).join("packed-refs"),
+    ];
+    if let Some(reference) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watched.push(Path::new(&common_dir).join(reference));
+    }
+    for path in watched.iter().filter(|path| path.exists()) {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+}
+
+/// The trimmed stdout of a successful git command run in the package directory.
+fn git(args: &[&str]) -> Option<String> {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(std::env::var_os("CARGO_MANIFEST_DIR")?)
+        .output()
+        .ok()?;
+    let text = String::from_utf8(output.stdout).ok()?;
+    let text = text.trim();
+    (output.status.success() && !text.is_empty()).then(|| text.to_owned())
+}

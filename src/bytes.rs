@@ -1,0 +1,131 @@
+//! Fast scans over long byte runs. Most of a catalog's bytes sit in a few huge base64
+//! strings, which are scanned several times (control characters, JSON escapes, base64
+//! checks); these helpers test eight bytes per step instead of one.
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of `word` is below `limit` (which must be at most 128).
+pub(crate) fn any_below(word: u64, limit: u8) -> bool {
+    debug_assert!(limit <= 128);
+    word.wrapping_sub(ONES * u64::from(limit)) & !word & HIGHS != 0
+}
+
+/// Whether any byte of `word` equals `byte`.
+pub(crate) fn any_equal(word: u64, byte: u8) -> bool {
+    any_below(word ^ (ONES * u64::from(byte)), 1)
+}
+
+/// The index of the first byte for which `wanted` holds. `maybe` looks at eight bytes
+/// at once and must return true whenever any of them could be wanted; words it clears
+/// are skipped without a closer look.
+pub(crate) fn find(
+    bytes: &[u8],
+    maybe: impl Fn(u64) -> bool,
+    wanted: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let mut start = 0;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in chunks.by_ref() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("chunks of eight"));
+        if maybe(word)
+            && let Some(found) = (start..start + 8).find(|&index| wanted(index))
+        {
+            return Some(found);
+        }
+        start += 8;
+    }
+    (start..bytes.len()).find(|&index| wanted(index))
+}
+
+/// Whether every byte is in `table` (a 256-entry membership table). Branch-free over
+/// blocks so the compiler can keep it fast on long runs.
+pub(crate) fn all_in(bytes: &[u8], table: &[bool; 256]) -> bool {
+    let mut blocks = bytes.chunks_exact(32);
+    for block in blocks.by_ref() {
+        if !block
+            .iter()
+            .fold(true, |all, &byte| all & table[usize::from(byte)])
+        {
+            return false;
+        }
+    }
+    blocks
+        .remainder()
+        .iter()
+        .all(|&byte| table[usize::from(byte)])
+}
+
+/// A 256-entry membership table, built at compile time from a byte predicate:
+/// `byte_table!(|byte| byte.is_ascii_digit())`.
+macro_rules! byte_table {
+    (|$byte:ident| $member:expr) => {{
+        let mut table = [false; 256];
+        let mut index = 0;
+        while index < 256 {
+            let $byte = index as u8;
+            table[index] = $member;
+            index += 1;
+        }
+        table
+    }};
+}
+pub(crate) use byte_table;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn word(bytes: [u8; 8]) -> u64 {
+        u64::from_le_bytes(bytes)
+    }
+
+    #[test]
+    fn word_tests_agree_with_byte_tests() {
+        let samples: Vec<[u8; 8]> = (0..=255u8)
+            .flat_map(|byte| {
+                (0..8).map(move |at| {
+                    let mut bytes = *b"QUJDRGhp";
+                    bytes[at] = byte;
+                    bytes
+                })
+            })
+            .collect();
+        for bytes in samples {
+            for limit in [1, 0x20, 0x80] {
+                assert_eq!(
+                    any_below(word(bytes), limit),
+                    bytes.iter().any(|&b| b < limit),
+                    "{bytes:?} < {limit}"
+                );
+            }
+            for target in [b'"', b'\\', 0xE2, 0x7F, 0] {
+                assert_eq!(
+                    any_equal(word(bytes), target),
+                    bytes.contains(&target),
+                    "{bytes:?} == {target}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn find_and_all_in_see_every_position() {
+        let alphabet: [bool; 256] = byte_table!(|byte| byte.is_ascii_alphanumeric());
+        for len in 0..70 {
+            for at in 0..len {
+                let mut bytes = vec![b'a'; len];
+                bytes[at] = b'"';
+                let found = find(&bytes, |w| any_equal(w, b'"'), |i| bytes[i] == b'"');
+                assert_eq!(found, Some(at));
+                assert!(!all_in(&bytes, &alphabet));
+            }
+            let clean = vec![b'a'; len];
+            assert_eq!(
+                find(&clean, |w| any_equal(w, b'"'), |i| clean[i] == b'"'),
+                None
+            );
+            assert!(all_in(&clean, &alphabet));
+        }
+    }
+}

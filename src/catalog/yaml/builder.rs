@@ -1,0 +1,566 @@
+//! Builds the JSON value of one YAML document from saphyr's events with yaml.v2's
+//! decoding rules: anchors and aliases (with the "excessive aliasing" bound), `<<`
+//! merge keys, stringified non-string keys, last duplicate wins.
+//!
+//! The tree is built with an explicit stack, so nesting depth costs heap, not stack.
+
+use std::collections::{HashMap, HashSet};
+
+use saphyr_parser::{Event, ScalarStyle, Span};
+use serde_json::{Map, Number, Value};
+
+use super::keys::{self, Key};
+use super::long_scalars;
+use super::messages::{Context, alias_name, byte_offset, char_position};
+use super::resolve::{self, CORE_PREFIX, Scalar};
+
+/// Deepest nesting accepted. saphyr stops flow collections at 255 levels; block
+/// collections get the same bound so that every later recursive walk of the value
+/// (dropping it, writing it) stays far from the stack limit. yaml.v2 allows 10,000.
+pub(super) const MAX_DEPTH: usize = 255;
+
+/// Marks a NaN or infinite number, which JSON cannot hold, until the value is
+/// checked the way Go's `json.Marshal` would.
+pub(super) const NON_FINITE: &str = "\u{0}fbc:non-finite:";
+
+/// An error found while building, with its 1-based position.
+#[derive(Debug)]
+pub(super) struct Failure {
+    pub(super) detail: String,
+    pub(super) line: usize,
+    pub(super) column: usize,
+}
+
+/// Why building stopped at once.
+#[derive(Debug)]
+pub(super) enum Stop {
+    Trailing { line: usize, column: usize },
+    TooDeep { line: usize, column: usize },
+}
+
+/// A finished node on its way to its parent.
+#[derive(Clone)]
+enum Node<'a> {
+    Scalar(Scalar<'a>),
+    Sequence(Value),
+    Mapping(Value),
+}
+
+/// What a mapping holds between its key and its value.
+enum Slot {
+    Empty,
+    Key(String),
+    Unsupported {
+        type_name: &'static str,
+        text: String,
+    },
+    Merge,
+    /// The key failed; its value is dropped.
+    Broken,
+}
+
+enum Frame {
+    Sequence {
+        items: Vec<Value>,
+        anchor: usize,
+        cost: u64,
+        /// The value of a `<<` key: a list of maps to merge.
+        merge: bool,
+    },
+    Mapping {
+        map: Map<String, Value>,
+        anchor: usize,
+        cost: u64,
+        slot: Slot,
+    },
+}
+
+/// An anchored node and how many yaml.v2 decode steps one expansion takes.
+struct Anchored<'a> {
+    node: Node<'a>,
+    cost: u64,
+}
+
+pub(super) struct Builder<'a> {
+    text: &'a str,
+    /// The long values `text` holds as placeholders (see `long_scalars`).
+    runs: &'a [&'a str],
+    stack: Vec<Frame>,
+    /// Where each open collection starts (character index), for error texts.
+    starts: Vec<usize>,
+    anchors: HashMap<usize, Anchored<'a>>,
+    open_anchors: HashSet<usize>,
+    root: Option<Value>,
+    /// The document is an empty plain scalar: no content at all.
+    empty: bool,
+    /// The first yaml.v2 decode error; parsing goes on, as a later syntax error wins.
+    pub(super) decode_error: Option<Failure>,
+    /// The first sigs.k8s.io/yaml conversion error (unsupported key type).
+    pub(super) convert_error: Option<Failure>,
+    pub(super) non_finite: bool,
+    /// yaml.v2's `decodeCount` and `aliasCount`.
+    decodes: u64,
+    aliased: u64,
+}
+
+impl<'a> Builder<'a> {
+    pub(super) fn new(text: &'a str, runs: &'a [&'a str]) -> Self {
+        Builder {
+            text,
+            runs,
+            stack: Vec::new(),
+            starts: Vec::new(),
+            anchors: HashMap::new(),
+            open_anchors: HashSet::new(),
+            root: None,
+            empty: false,
+            decode_error: None,
+            convert_error: None,
+            non_finite: false,
+            // The document node itself.
+            decodes: 1,
+            aliased: 0,
+        }
+    }
+
+    /// Whether the first node is complete: anything after it is trailing content.
+    pub(super) fn root_done(&self) -> bool {
+        self.root.is_some()
+    }
+
+    /// The kind of the innermost open collection, for error texts.
+    pub(super) fn context(&self) -> Context {
+        let Some(&start) = self.starts.last() else {
+            return Context::Root;
+        };
+        match self.text[byte_offset(self.text, start)..].chars().next() {
+            Some(bracket @ ('[' | '{')) => Context::Flow(bracket),
+            _ if matches!(self.stack.last(), Some(Frame::Mapping { .. })) => Context::BlockMapping,
+            _ => Context::BlockSequence,
+        }
+    }
+
+    /// Whether the only open collection is a flow collection: saphyr may fail on what
+    /// follows its closing bracket before reporting its end.
+    pub(super) fn only_flow_root(&self) -> bool {
+        self.stack.len() == 1 && matches!(self.context(), Context::Flow(_))
+    }
+
+    /// The finished value: `None` for a document without content.
+    pub(super) fn into_root(self) -> Option<Value> {
+        if self.empty { None } else { self.root }
+    }
+
+    pub(super) fn event(&mut self, event: Event<'a>, span: Span) -> Result<(), Stop> {
+        let at = span.start.index();
+        let starts_node = matches!(
+            event,
+            Event::Scalar(..)
+                | Event::SequenceStart(..)
+                | Event::MappingStart(..)
+                | Event::Alias(_)
+        );
+        if self.root_done() && (starts_node || matches!(event, Event::DocumentStart(_))) {
+            return Err(Stop::Trailing {
+                line: span.start.line(),
+                column: span.start.col() + 1,
+            });
+        }
+        match event {
+            Event::Scalar(text, style, anchor, tag) => {
+                let tag = tag.map(|tag| format!("{}{}", tag.handle, tag.suffix));
+                self.scalar(text, style, anchor, tag.as_deref(), at);
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                if self.stack.len() >= MAX_DEPTH {
+                    return Err(Stop::TooDeep {
+                        line: span.start.line(),
+                        column: span.start.col() + 1,
+                    });
+                }
+                let mapping = matches!(event, Event::MappingStart(..));
+                self.open(mapping, anchor, at);
+            }
+            Event::SequenceEnd | Event::MappingEnd => self.close(at),
+            Event::Alias(id) => self.alias(id, at),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn scalar(
+        &mut self,
+        text: std::borrow::Cow<'a, str>,
+        style: ScalarStyle,
+        anchor: usize,
+        tag: Option<&str>,
+        at: usize,
+    ) {
+        let text = long_scalars::restore(text, self.runs);
+        let plain = style == ScalarStyle::Plain;
+        if plain && text == "<<" && self.expects_key() {
+            let merge_tag =
+                tag.is_none_or(|tag| tag == "!" || tag.strip_prefix(CORE_PREFIX) == Some("merge"));
+            if merge_tag {
+                // yaml.v2 never decodes the `<<` key itself.
+                self.set_slot(Slot::Merge);
+                return;
+            }
+        }
+        self.count(1, 0, at);
+        if self.stack.is_empty() && plain && tag.is_none() && text.is_empty() && anchor == 0 {
+            self.empty = true;
+        }
+        let scalar = match resolve::scalar(text, plain && tag.is_none(), tag) {
+            Ok(scalar) => scalar,
+            Err(detail) => {
+                self.fail(detail, at);
+                Scalar::Null
+            }
+        };
+        if anchor != 0 {
+            let node = Node::Scalar(scalar.clone());
+            self.anchors.insert(anchor, Anchored { node, cost: 1 });
+        }
+        self.attach(Node::Scalar(scalar), 1, at);
+    }
+
+    fn open(&mut self, mapping: bool, anchor: usize, at: usize) {
+        let merge = !mapping
+            && matches!(
+                self.stack.last(),
+                Some(Frame::Mapping {
+                    slot: Slot::Merge,
+                    ..
+                })
+            );
+        if !merge {
+            self.count(1, 0, at);
+        }
+        if anchor != 0 {
+            self.open_anchors.insert(anchor);
+        }
+        self.starts.push(at);
+        self.stack.push(if mapping {
+            Frame::Mapping {
+                map: Map::new(),
+                anchor,
+                cost: 1,
+                slot: Slot::Empty,
+            }
+        } else {
+            Frame::Sequence {
+                items: Vec::new(),
+                anchor,
+                cost: 1,
+                merge,
+            }
+        });
+    }
+
+    fn close(&mut self, at: usize) {
+        let frame = self.stack.pop().expect("saphyr balances collection events");
+        self.starts.pop();
+        let (node, anchor, cost) = match frame {
+            Frame::Mapping {
+                map, anchor, cost, ..
+            } => (Node::Mapping(Value::Object(map)), anchor, cost),
+            Frame::Sequence {
+                items,
+                anchor,
+                cost,
+                merge: true,
+            } => {
+                if anchor != 0 {
+                    self.open_anchors.remove(&anchor);
+                    let node = Node::Sequence(Value::Array(items.clone()));
+                    self.anchors.insert(anchor, Anchored { node, cost });
+                }
+                self.merge_all(items);
+                // The merge list itself is not a decode step, its entries are.
+                self.add_cost(cost - 1);
+                return;
+            }
+            Frame::Sequence {
+                items,
+                anchor,
+                cost,
+                ..
+            } => (Node::Sequence(Value::Array(items)), anchor, cost),
+        };
+        if anchor != 0 {
+            self.open_anchors.remove(&anchor);
+            self.anchors.insert(
+                anchor,
+                Anchored {
+                    node: node.clone(),
+                    cost,
+                },
+            );
+        }
+        self.attach(node, cost, at);
+    }
+
+    fn alias(&mut self, id: usize, at: usize) {
+        if self.open_anchors.contains(&id) {
+            let name = alias_name(self.text, at);
+            self.fail(format!("anchor '{name}' value contains itself"), at);
+            self.attach(Node::Scalar(Scalar::Null), 1, at);
+            return;
+        }
+        let cost = self.anchors.get(&id).map_or(0, |anchored| anchored.cost);
+        self.count(1, 0, at);
+        self.count(cost, cost, at);
+        let node = match self.anchors.get(&id) {
+            // Once an error is recorded nothing is kept, so nothing is copied.
+            Some(anchored) if self.decode_error.is_none() => anchored.node.clone(),
+            _ => Node::Scalar(Scalar::Null),
+        };
+        self.attach(node, cost.saturating_add(1), at);
+    }
+
+    fn expects_key(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame::Mapping {
+                slot: Slot::Empty,
+                ..
+            })
+        )
+    }
+
+    fn set_slot(&mut self, new: Slot) {
+        if let Some(Frame::Mapping { slot, .. }) = self.stack.last_mut() {
+            *slot = new;
+        }
+    }
+
+    fn add_cost(&mut self, extra: u64) {
+        match self.stack.last_mut() {
+            Some(Frame::Mapping { cost, .. } | Frame::Sequence { cost, .. }) => {
+                *cost = cost.saturating_add(extra);
+            }
+            None => {}
+        }
+    }
+
+    /// Counts decode steps like yaml.v2 and applies its "excessive aliasing" rule.
+    /// Checking after a whole alias expansion is equivalent to checking at each of
+    /// its steps: within one expansion the alias ratio only grows and the allowed
+    /// ratio only shrinks.
+    fn count(&mut self, decodes: u64, aliased: u64, at: usize) {
+        self.decodes = self.decodes.saturating_add(decodes);
+        self.aliased = self.aliased.saturating_add(aliased);
+        if self.aliased > 100
+            && self.decodes > 1000
+            && ratio(self.aliased, self.decodes) > allowed_alias_ratio(self.decodes)
+        {
+            self.fail("document contains excessive aliasing".to_owned(), at);
+        }
+    }
+
+    fn fail(&mut self, detail: String, at: usize) {
+        if self.decode_error.is_none() {
+            let (line, column) = char_position(self.text, at);
+            self.decode_error = Some(Failure {
+                detail,
+                line,
+                column,
+            });
+        }
+    }
+
+    /// Hands a finished node to its parent (or makes it the root).
+    fn attach(&mut self, node: Node<'a>, node_cost: u64, at: usize) {
+        if self.decode_error.is_some() {
+            // Keep the structure (for trailing-content detection), drop the data.
+            self.add_cost(node_cost);
+            if self.stack.is_empty() {
+                self.root = Some(Value::Null);
+            } else if let Some(Frame::Mapping { slot, .. }) = self.stack.last_mut() {
+                *slot = if matches!(slot, Slot::Empty) {
+                    Slot::Broken
+                } else {
+                    Slot::Empty
+                };
+            }
+            return;
+        }
+        let Some(frame) = self.stack.last_mut() else {
+            self.root = Some(to_value(node, &mut self.non_finite));
+            return;
+        };
+        match frame {
+            Frame::Sequence {
+                items, cost, merge, ..
+            } => {
+                *cost = cost.saturating_add(node_cost);
+                if !*merge {
+                    items.push(to_value(node, &mut self.non_finite));
+                } else if let Node::Mapping(value) = node {
+                    items.push(value);
+                } else {
+                    self.fail(MERGE_NEEDS_MAP.to_owned(), at);
+                }
+            }
+            Frame::Mapping {
+                map, cost, slot, ..
+            } => {
+                *cost = cost.saturating_add(node_cost);
+                match std::mem::replace(slot, Slot::Empty) {
+                    Slot::Empty => *slot = self::key(node, &mut self.decode_error, self.text, at),
+                    Slot::Key(key) => {
+                        map.insert(key, to_value(node, &mut self.non_finite));
+                    }
+                    Slot::Merge => match node {
+                        Node::Mapping(Value::Object(entries)) => map.extend(entries),
+                        _ => self.fail(MERGE_NEEDS_MAP.to_owned(), at),
+                    },
+                    Slot::Unsupported { type_name, text } => {
+                        let value = to_value(node, &mut self.non_finite);
+                        if self.convert_error.is_none() {
+                            let detail = format!(
+                                "unsupported map key of type: {type_name}, key: {text}, value: {}",
+                                keys::go_syntax(&value, true)
+                            );
+                            let (line, column) = char_position(self.text, at);
+                            self.convert_error = Some(Failure {
+                                detail,
+                                line,
+                                column,
+                            });
+                        }
+                    }
+                    Slot::Broken => {}
+                }
+            }
+        }
+    }
+
+    /// Applies the maps of a `<<: [...]` list: earlier maps take precedence.
+    fn merge_all(&mut self, items: Vec<Value>) {
+        if let Some(Frame::Mapping { map, slot, .. }) = self.stack.last_mut() {
+            *slot = Slot::Empty;
+            for item in items.into_iter().rev() {
+                if let Value::Object(entries) = item {
+                    map.extend(entries);
+                }
+            }
+        }
+    }
+}
+
+const MERGE_NEEDS_MAP: &str = "map merge requires map or sequence of maps as the value";
+
+/// The slot a key node leaves: its text, or why it cannot be a JSON key.
+fn key(node: Node<'_>, error: &mut Option<Failure>, text: &str, at: usize) -> Slot {
+    match node {
+        Node::Scalar(scalar) => match keys::scalar_key(scalar) {
+            Key::Text(key) => Slot::Key(key),
+            Key::Unsupported { type_name, text } => Slot::Unsupported { type_name, text },
+        },
+        Node::Sequence(value) | Node::Mapping(value) => {
+            if error.is_none() {
+                let (line, column) = char_position(text, at);
+                let detail = format!("invalid map key: {}", keys::go_syntax(&value, true));
+                *error = Some(Failure {
+                    detail,
+                    line,
+                    column,
+                });
+            }
+            Slot::Broken
+        }
+    }
+}
+
+/// A node as JSON: every number is a `float64`, as after opm's JSON round trip.
+#[allow(clippy::cast_precision_loss)] // rounding to the nearest float64 is what Go does
+fn to_value(node: Node<'_>, non_finite: &mut bool) -> Value {
+    match node {
+        Node::Scalar(Scalar::Null) => Value::Null,
+        Node::Scalar(Scalar::Bool(value)) => Value::Bool(value),
+        Node::Scalar(Scalar::Int(value)) => float(value as f64, non_finite),
+        Node::Scalar(Scalar::Uint(value)) => float(value as f64, non_finite),
+        Node::Scalar(Scalar::Float(value)) => float(value, non_finite),
+        Node::Scalar(Scalar::Str(text)) => Value::String(text.into_owned()),
+        Node::Sequence(value) | Node::Mapping(value) => value,
+    }
+}
+
+fn float(value: f64, non_finite: &mut bool) -> Value {
+    if let Some(number) = Number::from_f64(value) {
+        Value::Number(number)
+    } else {
+        *non_finite = true;
+        // Go's `strconv.FormatFloat(f, 'g', -1, 64)` names.
+        let name = if value.is_nan() {
+            "NaN"
+        } else if value > 0.0 {
+            "+Inf"
+        } else {
+            "-Inf"
+        };
+        Value::String(format!("{NON_FINITE}{name}"))
+    }
+}
+
+#[allow(clippy::cast_precision_loss)] // yaml.v2 compares these as float64 too
+fn ratio(aliased: u64, decodes: u64) -> f64 {
+    aliased as f64 / decodes as f64
+}
+
+/// yaml.v2's `allowedAliasRatio`: 99% of decode steps may come from aliases up to
+/// 400,000 steps, scaling down to 10% at 4,000,000.
+#[allow(clippy::cast_precision_loss)]
+fn allowed_alias_ratio(decodes: u64) -> f64 {
+    const LOW: u64 = 400_000;
+    const HIGH: u64 = 4_000_000;
+    if decodes <= LOW {
+        0.99
+    } else if decodes >= HIGH {
+        0.10
+    } else {
+        0.99 - 0.89 * ((decodes - LOW) as f64 / (HIGH - LOW) as f64)
+    }
+}
+
+/// The first NaN or infinity in Go's `json.Marshal` order (map keys sorted), named as
+/// its error names it.
+pub(super) fn first_non_finite(root: &Value) -> Option<&str> {
+    let mut pending = vec![root];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::String(text) => {
+                if let Some(name) = text.strip_prefix(NON_FINITE) {
+                    return Some(name);
+                }
+            }
+            Value::Array(items) => pending.extend(items.iter().rev()),
+            Value::Object(map) => pending.extend(map.values().rev()),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alias_ratio_matches_yaml_v2_at_the_edges() {
+        assert!((allowed_alias_ratio(1_000) - 0.99).abs() < f64::EPSILON);
+        assert!((allowed_alias_ratio(4_000_000) - 0.10).abs() < f64::EPSILON);
+        assert!((allowed_alias_ratio(2_200_000) - 0.545).abs() < 1e-9);
+    }
+
+    #[test]
+    fn non_finite_values_are_found_in_sorted_key_order() {
+        let value = serde_json::json!({
+            "b": format!("{NON_FINITE}NaN"),
+            "a": [1, format!("{NON_FINITE}-Inf")],
+        });
+        assert_eq!(first_non_finite(&value), Some("-Inf"));
+    }
+}

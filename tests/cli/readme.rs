@@ -1,0 +1,130 @@
+//! The README cannot rot: every ```console block in it is run. Lines starting with
+//! `$ ` are commands (bash, `pipefail`, with the built `fbc` first on `PATH`, in a
+//! scratch directory holding a copy of `testdata/`); the lines after a command, up
+//! to the next command, are its expected stdout. `$ cargo run --release -- ARGS`
+//! runs `fbc ARGS`. A command that is meant to fail says so with a trailing
+//! `# exit N` comment. Blocks marked ```sh are shown, not run (they need a network,
+//! a registry or CI).
+
+use std::path::Path;
+use std::process::Command;
+
+struct Example {
+    line: usize,
+    command: String,
+    exit: i32,
+    expected: String,
+}
+
+fn examples(readme: &str) -> Vec<Example> {
+    let mut examples: Vec<Example> = Vec::new();
+    let mut in_console = false;
+    for (index, line) in readme.lines().enumerate() {
+        if let Some(info) = line.strip_prefix("```") {
+            in_console = !in_console && info.trim() == "console";
+            continue;
+        }
+        if !in_console {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ ") {
+            let (command, exit) = match command.rsplit_once(" # exit ") {
+                Some((command, code)) => (command, code.parse().expect("`# exit N`")),
+                None => (command, 0),
+            };
+            let command = match command.strip_prefix("cargo run --release -- ") {
+                Some(arguments) => format!("fbc {arguments}"),
+                None => command.to_owned(),
+            };
+            examples.push(Example {
+                line: index + 1,
+                command,
+                exit,
+                expected: String::new(),
+            });
+        } else if let Some(example) = examples.last_mut() {
+            example.expected.push_str(line);
+            example.expected.push('\n');
+        }
+    }
+    examples
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create a scratch directory");
+    for entry in std::fs::read_dir(from).expect("read testdata") {
+        let entry = entry.expect("a readable entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a file type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy a fixture");
+        }
+    }
+}
+
+#[test]
+fn readme_console_examples_run_as_shown() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let examples = examples(&readme);
+    assert!(!examples.is_empty(), "the README shows no console examples");
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    copy_tree(&root.join("testdata"), &scratch.path().join("testdata"));
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_fbc"))
+        .parent()
+        .expect("the binary has a directory");
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for example in examples {
+        if example.command.contains("jq ") && !has_jq() {
+            eprintln!("skipped README line {}: jq is not installed", example.line);
+            continue;
+        }
+        let output = Command::new("bash")
+            .args(["-o", "pipefail", "-c", &example.command])
+            .current_dir(scratch.path())
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("bash runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(
+            output.status.code(),
+            Some(example.exit),
+            "README line {}: `{}`\nstderr:\n{}",
+            example.line,
+            example.command,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        if !example.expected.is_empty() {
+            assert_eq!(
+                stdout, example.expected,
+                "README line {}: `{}` printed something else",
+                example.line, example.command
+            );
+        }
+    }
+}
+
+fn has_jq() -> bool {
+    Command::new("jq")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+#[test]
+fn console_blocks_are_parsed_into_commands_and_output() {
+    let readme = "text\n```console\n$ fbc render x | jq -r .name # exit 1\nhello\nworld\n$ cargo run --release -- render y\n```\n```sh\n$ not run\n```\n";
+    let examples = examples(readme);
+    assert_eq!(examples.len(), 2);
+    assert_eq!(examples[0].command, "fbc render x | jq -r .name");
+    assert_eq!(examples[0].exit, 1);
+    assert_eq!(examples[0].expected, "hello\nworld\n");
+    assert_eq!(examples[1].command, "fbc render y");
+    assert_eq!(examples[1].line, 6);
+}
