@@ -1,11 +1,15 @@
 //! Command-line syntax: clap derive types only. Commands resolve these into settings.
 
+mod alpha;
 mod completions;
 mod generate;
+mod graph;
 mod render;
 
+pub use alpha::{AlphaArgs, AlphaCommand, PathFormat, SemanticsArg, UpgradePathArgs};
 pub use completions::{CompletionsArgs, ManArgs};
 pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
+pub use graph::{GraphArgs, GraphFilterArgs, GraphFormat, RenderGraphArgs};
 pub use render::{OutputFormat, RenderArgs};
 
 /// `fbc --version`: the package version and the commit it was built from (see build.rs).
@@ -23,8 +27,12 @@ pub struct Cli {
 pub enum Command {
     /// Render catalog directories into a stream of FBC blobs, as `opm render` does
     Render(RenderArgs),
+    /// Draw the upgrade graph of catalog directories (mermaid, dot or JSON)
+    Graph(GraphArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),
+    /// Commands that are not stable yet, among them opm's alpha commands
+    Alpha(AlphaArgs),
     /// Print a shell completion script on stdout
     Completions(CompletionsArgs),
     /// Write manual pages: fbc.1 and one page per subcommand

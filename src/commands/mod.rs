@@ -2,5 +2,7 @@
 
 pub(crate) mod completions;
 pub(crate) mod generate_dockerfile;
+pub(crate) mod graph;
 pub(crate) mod man;
 pub(crate) mod render;
+pub(crate) mod upgrade_path;

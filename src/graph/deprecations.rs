@@ -38,7 +38,10 @@ impl Deprecations {
                 let name = entry.reference_name.clone();
                 match entry.reference_schema.as_str() {
                     PACKAGE => {
-                        deprecations.packages.entry(package.clone()).or_insert(message);
+                        deprecations
+                            .packages
+                            .entry(package.clone())
+                            .or_insert(message);
                     }
                     CHANNEL => {
                         let key = (package.clone(), name);

@@ -70,7 +70,11 @@ pub(crate) fn channel_edges<'a>(
                         && versions.get(&other.name).is_some_and(|v| range.contains(v))
                 });
                 for other in covered {
-                    edges.push(edge(&other.name, EdgeKind::SkipRange, Some(&entry.skip_range)));
+                    edges.push(edge(
+                        &other.name,
+                        EdgeKind::SkipRange,
+                        Some(&entry.skip_range),
+                    ));
                 }
             }
             Err(error) => warnings.push(format!(
@@ -103,9 +107,7 @@ pub(crate) fn covering_edge(
         !entry.skip_range.is_empty()
             && Range::parse(&entry.skip_range).is_ok_and(|range| range.contains(version))
     };
-    version
-        .is_some_and(in_range)
-        .then_some(EdgeKind::SkipRange)
+    version.is_some_and(in_range).then_some(EdgeKind::SkipRange)
 }
 
 #[cfg(test)]
@@ -160,10 +162,26 @@ mod tests {
     fn covering_edge_prefers_replaces_then_skips_then_range() {
         let candidate = entry("x.v2", "x.v1", &["x.v1b"], "<2.0.0");
         let v1 = version("1.0.0");
-        assert_eq!(covering_edge(&candidate, "x.v1", Some(&v1)), Some(EdgeKind::Replaces));
-        assert_eq!(covering_edge(&candidate, "x.v1b", Some(&v1)), Some(EdgeKind::Skips));
-        assert_eq!(covering_edge(&candidate, "other", Some(&v1)), Some(EdgeKind::SkipRange));
-        assert_eq!(covering_edge(&candidate, "other", Some(&version("2.0.0"))), None);
-        assert_eq!(covering_edge(&candidate, "x.v2", Some(&v1)), None, "not itself");
+        assert_eq!(
+            covering_edge(&candidate, "x.v1", Some(&v1)),
+            Some(EdgeKind::Replaces)
+        );
+        assert_eq!(
+            covering_edge(&candidate, "x.v1b", Some(&v1)),
+            Some(EdgeKind::Skips)
+        );
+        assert_eq!(
+            covering_edge(&candidate, "other", Some(&v1)),
+            Some(EdgeKind::SkipRange)
+        );
+        assert_eq!(
+            covering_edge(&candidate, "other", Some(&version("2.0.0"))),
+            None
+        );
+        assert_eq!(
+            covering_edge(&candidate, "x.v2", Some(&v1)),
+            None,
+            "not itself"
+        );
     }
 }

@@ -144,39 +144,38 @@ fn partition<T, F: FnMut(&T, &T) -> bool>(
     pivot: usize,
 ) -> (usize, bool) {
     data.swap(a, pivot);
-    // `i` and `j` are inclusive bounds of what is left to partition; `j` can drop
-    // below `a + 1`, so it is kept signed.
-    let (mut i, mut j) = (a + 1, b as isize - 1);
-    let index = |j: isize| usize::try_from(j).expect("j stays at or above a");
-    while i as isize <= j && data.less(i, a) {
+    // Go keeps inclusive bounds `i` and `j`; `hi` is `j + 1`, so that it never
+    // goes below zero (`j` stops at `a` at the lowest).
+    let (mut i, mut hi) = (a + 1, b);
+    while i < hi && data.less(i, a) {
         i += 1;
     }
-    while i as isize <= j && !data.less(index(j), a) {
-        j -= 1;
+    while i < hi && !data.less(hi - 1, a) {
+        hi -= 1;
     }
-    if i as isize > j {
-        data.swap(index(j), a);
-        return (index(j), true);
+    if i >= hi {
+        data.swap(hi - 1, a);
+        return (hi - 1, true);
     }
-    data.swap(i, index(j));
+    data.swap(i, hi - 1);
     i += 1;
-    j -= 1;
+    hi -= 1;
     loop {
-        while i as isize <= j && data.less(i, a) {
+        while i < hi && data.less(i, a) {
             i += 1;
         }
-        while i as isize <= j && !data.less(index(j), a) {
-            j -= 1;
+        while i < hi && !data.less(hi - 1, a) {
+            hi -= 1;
         }
-        if i as isize > j {
+        if i >= hi {
             break;
         }
-        data.swap(i, index(j));
+        data.swap(i, hi - 1);
         i += 1;
-        j -= 1;
+        hi -= 1;
     }
-    data.swap(index(j), a);
-    (index(j), false)
+    data.swap(hi - 1, a);
+    (hi - 1, false)
 }
 
 fn partition_equal<T, F: FnMut(&T, &T) -> bool>(
@@ -186,21 +185,21 @@ fn partition_equal<T, F: FnMut(&T, &T) -> bool>(
     pivot: usize,
 ) -> usize {
     data.swap(a, pivot);
-    let (mut i, mut j) = (a + 1, b as isize - 1);
-    let index = |j: isize| usize::try_from(j).expect("j stays at or above a");
+    // As in `partition`, `hi` is Go's inclusive `j` plus one.
+    let (mut i, mut hi) = (a + 1, b);
     loop {
-        while i as isize <= j && !data.less(a, i) {
+        while i < hi && !data.less(a, i) {
             i += 1;
         }
-        while i as isize <= j && data.less(a, index(j)) {
-            j -= 1;
+        while i < hi && data.less(a, hi - 1) {
+            hi -= 1;
         }
-        if i as isize > j {
+        if i >= hi {
             return i;
         }
-        data.swap(i, index(j));
+        data.swap(i, hi - 1);
         i += 1;
-        j -= 1;
+        hi -= 1;
     }
 }
 
@@ -263,6 +262,8 @@ fn break_patterns<T, F: FnMut(&T, &T) -> bool>(data: &mut Data<T, F>, a: usize, 
     }
 }
 
+// Go's single-letter names are kept, to read side by side with `sort/zsortfunc.go`.
+#[allow(clippy::many_single_char_names)]
 fn choose_pivot<T, F: FnMut(&T, &T) -> bool>(
     data: &mut Data<T, F>,
     a: usize,
@@ -341,7 +342,9 @@ mod tests {
         for length in [0, 1, 2, 11, 12, 13, 49, 50, 51, 200, 1000] {
             let mut values: Vec<u64> = (0..length)
                 .map(|_| {
-                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
                     (state >> 33) % 17
                 })
                 .collect();
@@ -368,7 +371,10 @@ mod tests {
         let order = tie_order(&alternating);
         let zeros: Vec<usize> = order[..10].to_vec();
         assert!(zeros.iter().all(|index| index % 2 == 1));
-        assert_ne!(zeros, (0..10).map(|index| 2 * index + 1).collect::<Vec<_>>());
+        assert_ne!(
+            zeros,
+            (0..10).map(|index| 2 * index + 1).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -73,7 +73,11 @@ pub(crate) fn write_mermaid(
         }
     }
     if !decorations.flagged_links.is_empty() {
-        let links: Vec<String> = decorations.flagged_links.iter().map(usize::to_string).collect();
+        let links: Vec<String> = decorations
+            .flagged_links
+            .iter()
+            .map(usize::to_string)
+            .collect();
         let _ = writeln!(
             text,
             "linkStyle {} stroke:#FF0000,stroke-width:3px,stroke-dasharray:5;",
@@ -105,7 +109,9 @@ impl ChannelWriter<'_> {
         // Newest first, with Go's unstable sort deciding the order of equal versions.
         let mut entries: Vec<&ChannelEntry> = channel.entries.iter().collect();
         let versions = self.selection;
-        sort_slice(&mut entries, |a, b| versions.version(&a.name) > versions.version(&b.name));
+        sort_slice(&mut entries, |a, b| {
+            versions.version(&a.name) > versions.version(&b.name)
+        });
         // v0 semantics: bundles already skipped by a newer entry of this channel.
         let mut skipped: HashSet<&str> = HashSet::new();
         for entry in entries {

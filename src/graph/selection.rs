@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 
 use crate::catalog::Catalog;
-use crate::go::fmt::quote;
 use crate::model::channel::ChannelEntry;
 use crate::semver::Version;
 use crate::semver_range::Range;
 
+use super::error::GraphError;
 use super::versions::version_map;
 
 /// The graph filters, free of clap. Empty strings mean "no filter", as in opm.
@@ -47,9 +47,12 @@ pub(crate) fn zero() -> Version {
 }
 
 /// opm's `WriteChannels` preparation and `filterChannel`. The error text is opm's.
-pub(crate) fn select(catalog: &Catalog, filters: &Filters) -> Result<Selection, String> {
-    let mut channels: Vec<&crate::model::Channel> =
-        catalog.channels.iter().map(|located| &located.item).collect();
+pub(crate) fn select(catalog: &Catalog, filters: &Filters) -> Result<Selection, GraphError> {
+    let mut channels: Vec<&crate::model::Channel> = catalog
+        .channels
+        .iter()
+        .map(|located| &located.item)
+        .collect();
     // opm's sort is unstable and its input order is not deterministic (files load
     // concurrently), so same-named channels have no fixed order there; a stable
     // sort keeps load order here.
@@ -63,14 +66,17 @@ pub(crate) fn select(catalog: &Catalog, filters: &Filters) -> Result<Selection, 
         None
     } else {
         let Some(version) = selection.versions.get(&filters.minimum_edge) else {
-            return Err(format!(
-                "unknown minimum edge name: {}",
-                quote(&filters.minimum_edge)
-            ));
+            return Err(GraphError::UnknownMinimumEdge {
+                name: filters.minimum_edge.clone(),
+            });
         };
         let package = channels
             .iter()
-            .find(|channel| entries(channel).iter().any(|e| e.name == filters.minimum_edge))
+            .find(|channel| {
+                entries(channel)
+                    .iter()
+                    .any(|e| e.name == filters.minimum_edge)
+            })
             .map(|channel| channel.package.clone())
             .unwrap_or_default();
         Some((version.clone(), package))
@@ -103,10 +109,11 @@ fn filter_channel(
     if !filters.package.is_empty() && channel.package != filters.package {
         return None;
     }
-    if let Some((_, package)) = minimum {
-        if !package.is_empty() && channel.package != *package {
-            return None;
-        }
+    if let Some((_, package)) = minimum
+        && !package.is_empty()
+        && channel.package != *package
+    {
+        return None;
     }
     let kept: Vec<ChannelEntry> = entries(channel)
         .iter()
@@ -208,7 +215,7 @@ mod tests {
             ..Filters::default()
         };
         let error = select(&catalog(CATALOG), &filters).unwrap_err();
-        assert_eq!(error, "unknown minimum edge name: \"nope\"");
+        assert_eq!(error.to_string(), "unknown minimum edge name: \"nope\"");
     }
 
     #[test]

@@ -23,7 +23,10 @@ pub(crate) fn catalog(lines: &str) -> Catalog {
         let Value::Object(map) = serde_json::from_str(line).expect("test blob is JSON") else {
             panic!("test blob is not an object: {line}");
         };
-        let schema = map.get("schema").and_then(Value::as_str).unwrap_or_default();
+        let schema = map
+            .get("schema")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         match schema {
             "olm.package" => catalog.packages.push(Located {
                 item: Package::decode(map).expect("package decodes"),

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::error::GraphError;
 use crate::go::fmt::quote;
 use crate::model::Bundle;
 use crate::model::go_decode::{GoDecoder, match_field};
@@ -77,35 +78,35 @@ fn decode_strings(
     struct_name: &str,
 ) -> Result<HashMap<&'static str, String>, String> {
     let mut decoder = GoDecoder::default();
-    let mut decoded = HashMap::new();
+    let mut strings = HashMap::new();
     let go_type = format!("property.{struct_name}");
     if let Some(map) = decoder.object(value.clone(), struct_name, &go_type) {
         for (key, value) in map {
             if let Some(field) = match_field(&key, fields) {
                 let text = decoder.field(field, |d| d.string(value, struct_name));
-                decoded.insert(field, text);
+                strings.insert(field, text);
             }
         }
     }
-    decoder.finish().map(|()| decoded)
+    decoder.finish().map(|()| strings)
 }
 
 /// opm's `parseVersionProperty`: exactly one `olm.package` with a valid version.
-pub(crate) fn bundle_version(bundle: &Bundle) -> Result<Version, String> {
-    let name = quote(&bundle.name);
-    let packages = package_properties(&bundle.properties)
-        .map_err(|error| format!("parse properties for bundle {name}: {error}"))?;
+pub(crate) fn bundle_version(bundle: &Bundle) -> Result<Version, GraphError> {
+    let packages =
+        package_properties(&bundle.properties).map_err(|error| GraphError::Properties {
+            bundle: bundle.name.clone(),
+            error,
+        })?;
     let [package] = packages.as_slice() else {
-        return Err(format!(
-            "bundle {name} has multiple {} properties, expected exactly 1",
-            quote(PACKAGE)
-        ));
+        return Err(GraphError::PackageCount {
+            bundle: bundle.name.clone(),
+        });
     };
-    Version::parse(&package.version).map_err(|error| {
-        format!(
-            "bundle {name} has invalid version {}: {error}",
-            quote(&package.version)
-        )
+    Version::parse(&package.version).map_err(|error| GraphError::Version {
+        bundle: bundle.name.clone(),
+        version: package.version.clone(),
+        error,
     })
 }
 
@@ -113,7 +114,7 @@ pub(crate) fn bundle_version(bundle: &Bundle) -> Result<Version, String> {
 /// opm's `getBundleVersions` builds it.
 pub(crate) fn version_map<'a>(
     bundles: impl IntoIterator<Item = &'a Bundle>,
-) -> Result<HashMap<String, Version>, String> {
+) -> Result<HashMap<String, Version>, GraphError> {
     let mut versions = HashMap::new();
     for bundle in bundles {
         if !versions.contains_key(&bundle.name) {
@@ -125,22 +126,29 @@ pub(crate) fn version_map<'a>(
 
 /// A version and release as OLM v1 compares them: a release set in `olm.package`
 /// wins; otherwise build metadata that parses as a release is the release.
-pub(crate) fn version_release(bundle: &Bundle) -> Result<(Version, Release), String> {
+pub(crate) fn version_release(bundle: &Bundle) -> Result<(Version, Release), GraphError> {
     let version = bundle_version(bundle)?;
     let packages = package_properties(&bundle.properties).unwrap_or_default();
     let declared = packages.first().map(|package| package.release.as_str());
     if let Some(release) = declared.filter(|release| !release.is_empty()) {
-        let release = Release::parse(release).map_err(|error| {
-            format!("bundle {} has {error}", quote(&bundle.name))
+        let release = Release::parse(release).map_err(|error| GraphError::Release {
+            bundle: bundle.name.clone(),
+            error,
         })?;
         return Ok((version, release));
     }
-    if !version.build().is_empty() {
-        if let Ok(release) = Release::parse(&version.build().join(".")) {
-            return Ok((version.without_build(), release));
-        }
+    Ok(legacy_release(version))
+}
+
+/// OLM v1's legacy reading of a version alone: build metadata that parses as a
+/// release is the release, and leaves the version.
+pub(crate) fn legacy_release(version: Version) -> (Version, Release) {
+    if !version.build().is_empty()
+        && let Ok(release) = Release::parse(&version.build().join("."))
+    {
+        return (version.without_build(), release);
     }
-    Ok((version, Release::default()))
+    (version, Release::default())
 }
 
 #[cfg(test)]
@@ -176,18 +184,19 @@ mod tests {
     fn reports_opm_parse_errors() {
         let missing = bundle(vec![property("custom", None)]);
         assert_eq!(
-            bundle_version(&missing).unwrap_err(),
+            bundle_version(&missing).unwrap_err().to_string(),
             "parse properties for bundle \"b.v1\": parse property[0] of type \"custom\": unexpected end of JSON input"
         );
         let mistyped = bundle(vec![property(PACKAGE, Some(json!({"version": 1})))]);
         assert_eq!(
-            bundle_version(&mistyped).unwrap_err(),
+            bundle_version(&mistyped).unwrap_err().to_string(),
             "parse properties for bundle \"b.v1\": parse property[0] of type \"olm.package\": json: cannot unmarshal number into Go struct field Package.version of type string"
         );
         let array = bundle(vec![property("olm.gvk", Some(json!([])))]);
         assert!(
             bundle_version(&array)
                 .unwrap_err()
+                .to_string()
                 .ends_with("json: cannot unmarshal array into Go value of type property.GVK")
         );
     }
@@ -195,12 +204,12 @@ mod tests {
     #[test]
     fn needs_exactly_one_valid_version() {
         assert_eq!(
-            bundle_version(&bundle(vec![])).unwrap_err(),
+            bundle_version(&bundle(vec![])).unwrap_err().to_string(),
             "bundle \"b.v1\" has multiple \"olm.package\" properties, expected exactly 1"
         );
         let bad = bundle(vec![property(PACKAGE, Some(json!({"version": "1.0"})))]);
         assert_eq!(
-            bundle_version(&bad).unwrap_err(),
+            bundle_version(&bad).unwrap_err().to_string(),
             "bundle \"b.v1\" has invalid version \"1.0\": No Major.Minor.Patch elements found"
         );
     }
@@ -215,6 +224,9 @@ mod tests {
             PACKAGE,
             Some(json!({"version": "1.0.0+x", "release": "3"})),
         )]);
-        assert_eq!(version_release(&declared).expect("valid").1.to_string(), "3");
+        assert_eq!(
+            version_release(&declared).expect("valid").1.to_string(),
+            "3"
+        );
     }
 }

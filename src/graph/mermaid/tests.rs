@@ -82,7 +82,10 @@ fn no_filters_with_v0_semantics() {
 
 #[test]
 fn cli_default_draws_no_v0_decorations() {
-    assert_eq!(render("", "", false).text, format!("{HEADER}{ALL_PACKAGES}"));
+    assert_eq!(
+        render("", "", false).text,
+        format!("{HEADER}{ALL_PACKAGES}")
+    );
 }
 
 #[test]
@@ -137,9 +140,11 @@ fn skip_range_edges_include_every_covered_entry_and_bad_ranges_warn() {
     let catalog = catalog(lines);
     let selection = select(&catalog, &Filters::default()).expect("valid");
     let mermaid = write_mermaid(&selection, &NameSets::default(), false);
-    assert!(mermaid.text.contains(
-        "      p-c-p.v1[\"p.v1\"]-- \"skipRange(<2.0.0)\" --> p-c-p.v2[\"p.v2\"]\n"
-    ));
+    assert!(
+        mermaid
+            .text
+            .contains("      p-c-p.v1[\"p.v1\"]-- \"skipRange(<2.0.0)\" --> p-c-p.v2[\"p.v2\"]\n")
+    );
     assert_eq!(mermaid.warnings.len(), 1);
     assert!(
         mermaid.warnings[0]
