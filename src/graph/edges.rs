@@ -17,16 +17,6 @@ pub(crate) enum EdgeKind {
     SkipRange,
 }
 
-impl EdgeKind {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Replaces => "replaces",
-            Self::Skips => "skips",
-            Self::SkipRange => "skipRange",
-        }
-    }
-}
-
 /// One edge `from` -> `to` in a channel; `to` is the entry that declares it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Edge<'a> {

@@ -2,7 +2,7 @@
 //! word, and the upgrade-path input errors.
 
 use crate::go::fmt::quote;
-use crate::semver::{ReleaseError, SemverError};
+use crate::semver::SemverError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
 pub(crate) enum GraphError {
@@ -32,13 +32,6 @@ pub(crate) enum GraphError {
         version: String,
         error: SemverError,
     },
-
-    #[error("bundle {} has {error}", quote(.bundle))]
-    #[diagnostic(
-        code(fbc::graph::bundle_release),
-        help("a release is dot-separated alphanumeric identifiers, at most 20 characters")
-    )]
-    Release { bundle: String, error: ReleaseError },
 
     #[error("unknown minimum edge name: {}", quote(.name))]
     #[diagnostic(

@@ -10,6 +10,7 @@ mod go_sort;
 pub(crate) mod json;
 pub(crate) mod mermaid;
 pub(crate) mod selection;
+pub(crate) mod upgrade;
 pub(crate) mod versions;
 
 #[cfg(test)]

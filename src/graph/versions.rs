@@ -124,20 +124,11 @@ pub(crate) fn version_map<'a>(
     Ok(versions)
 }
 
-/// A version and release as OLM v1 compares them: a release set in `olm.package`
-/// wins; otherwise build metadata that parses as a release is the release.
+/// A version and release as OLM v1 compares them with its default feature gates
+/// (`BundleReleaseSupport` off): build metadata that parses as a release is the
+/// release, whatever `olm.package` declares.
 pub(crate) fn version_release(bundle: &Bundle) -> Result<(Version, Release), GraphError> {
-    let version = bundle_version(bundle)?;
-    let packages = package_properties(&bundle.properties).unwrap_or_default();
-    let declared = packages.first().map(|package| package.release.as_str());
-    if let Some(release) = declared.filter(|release| !release.is_empty()) {
-        let release = Release::parse(release).map_err(|error| GraphError::Release {
-            bundle: bundle.name.clone(),
-            error,
-        })?;
-        return Ok((version, release));
-    }
-    Ok(legacy_release(version))
+    Ok(legacy_release(bundle_version(bundle)?))
 }
 
 /// OLM v1's legacy reading of a version alone: build metadata that parses as a
