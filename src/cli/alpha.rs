@@ -57,14 +57,14 @@ pub struct UpgradePathArgs {
     pub directory: PathBuf,
 
     /// Package of the installed bundle
-    #[arg(long, value_name = "PACKAGE")]
-    pub package: String,
+    #[arg(long, value_name = "PACKAGE", required_unless_present = "every_bundle")]
+    pub package: Option<String>,
 
     /// Installed bundle: a bundle name or a bundle version of the package
     #[arg(
         long,
         value_name = "BUNDLE|VERSION",
-        required_unless_present = "from_version"
+        required_unless_present_any = ["from_version", "every_bundle"]
     )]
     pub from: Option<String>,
 
@@ -79,6 +79,10 @@ pub struct UpgradePathArgs {
     /// Channel to follow (repeat for OLM v1); default: classic uses every channel, the default channel first, v1 all channels
     #[arg(long = "channel", value_name = "CHANNEL")]
     pub channels: Vec<String>,
+
+    /// Walk from every bundle of every channel (of --package, or of every package) to its head, one report each
+    #[arg(long, conflicts_with_all = ["from", "from_version", "to"])]
+    pub every_bundle: bool,
 
     /// Upgrade rules to follow
     #[arg(long, value_enum, default_value_t = SemanticsArg::Both)]

@@ -80,9 +80,26 @@ struct WarningJson<'a> {
     message: &'a str,
 }
 
+/// One report as a JSON object, with a final newline.
 pub(crate) fn write_json(report: &Report) -> String {
+    finish(&report_json(report))
+}
+
+/// Several reports as one JSON array, with a final newline.
+pub(crate) fn write_json_array(reports: &[Report]) -> String {
+    let array: Vec<ReportJson> = reports.iter().map(report_json).collect();
+    finish(&array)
+}
+
+fn finish(value: &impl Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("the report serialises");
+    text.push('\n');
+    text
+}
+
+fn report_json<'a>(report: &'a Report) -> ReportJson<'a> {
     let installed = &report.installed;
-    let json = ReportJson {
+    ReportJson {
         package: report.package,
         installed: InstalledJson {
             bundle: (!installed.name.is_empty()).then_some(installed.name.as_str()),
@@ -95,10 +112,7 @@ pub(crate) fn write_json(report: &Report) -> String {
         }),
         paths: report.walks.iter().map(walk).collect(),
         same: report.same(),
-    };
-    let mut text = serde_json::to_string_pretty(&json).expect("the report serialises");
-    text.push('\n');
-    text
+    }
 }
 
 fn walk<'a>(walk: &'a Walk<'a>) -> WalkJson<'a> {

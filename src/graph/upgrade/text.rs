@@ -52,6 +52,32 @@ pub(crate) fn write_text(report: &Report) -> String {
     out
 }
 
+/// Several reports, then one line counting the walks without a path and the
+/// reports where classic and v1 differ.
+pub(crate) fn write_text_survey(reports: &[Report]) -> String {
+    let mut out = String::new();
+    for report in reports {
+        out.push_str(&write_text(report));
+        out.push('\n');
+    }
+    let _ = write!(out, "{} starting points (package, channel, bundle)", reports.len());
+    for semantics in [Semantics::Classic, Semantics::V1] {
+        let walks = reports.iter().flat_map(|r| &r.walks).filter(|w| w.semantics == semantics);
+        let (count, missing) = walks.fold((0, 0), |(count, missing), walk| {
+            (count + 1, missing + usize::from(!walk.found()))
+        });
+        if count > 0 {
+            let _ = write!(out, "; {}: {missing} without a path", semantics.as_str());
+        }
+    }
+    if reports.iter().any(|r| r.same().is_some()) {
+        let differ = reports.iter().filter(|r| r.same() == Some(false)).count();
+        let _ = write!(out, "; classic and v1 differ for {differ}");
+    }
+    out.push('\n');
+    out
+}
+
 fn write_walk(out: &mut String, walk: &Walk) {
     let channels: Vec<String> = walk.channels.iter().map(|c| quote(c)).collect();
     let scope = match (walk.semantics, channels.len()) {
