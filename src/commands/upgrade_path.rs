@@ -60,7 +60,11 @@ fn survey(
 ) -> miette::Result<ExitStatus> {
     let packages: BTreeSet<&str> = match &args.package {
         Some(package) => BTreeSet::from([package.as_str()]),
-        None => catalog.channels.iter().map(|c| c.item.package.as_str()).collect(),
+        None => catalog
+            .channels
+            .iter()
+            .map(|c| c.item.package.as_str())
+            .collect(),
     };
     let graphs = packages
         .into_iter()

@@ -213,11 +213,17 @@ mod tests {
         assert_eq!(release.to_string(), "2");
         let declared = bundle(vec![property(
             PACKAGE,
-            Some(json!({"version": "1.0.0+x", "release": "3"})),
+            Some(json!({"version": "1.0.0+01", "release": "3"})),
         )]);
+        let (version, release) = version_release(&declared).expect("valid");
         assert_eq!(
-            version_release(&declared).expect("valid").1.to_string(),
-            "3"
+            version.to_string(),
+            "1.0.0+01",
+            "01 is no release: the build stays"
+        );
+        assert!(
+            release.is_empty(),
+            "a declared release needs a feature gate in OLM v1"
         );
     }
 }

@@ -324,3 +324,6 @@ fn target_reasons(
         }],
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -60,9 +60,16 @@ pub(crate) fn write_text_survey(reports: &[Report]) -> String {
         out.push_str(&write_text(report));
         out.push('\n');
     }
-    let _ = write!(out, "{} starting points (package, channel, bundle)", reports.len());
+    let _ = write!(
+        out,
+        "{} starting points (package, channel, bundle)",
+        reports.len()
+    );
     for semantics in [Semantics::Classic, Semantics::V1] {
-        let walks = reports.iter().flat_map(|r| &r.walks).filter(|w| w.semantics == semantics);
+        let walks = reports
+            .iter()
+            .flat_map(|r| &r.walks)
+            .filter(|w| w.semantics == semantics);
         let (count, missing) = walks.fold((0, 0), |(count, missing), walk| {
             (count + 1, missing + usize::from(!walk.found()))
         });
