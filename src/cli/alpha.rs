@@ -72,7 +72,7 @@ pub struct UpgradePathArgs {
     #[arg(long, value_name = "VERSION")]
     pub from_version: Option<String>,
 
-    /// Where to go: a bundle name or version of the package; default: as far as upgrades go
+    /// Where to go: a bundle name or version of the package; default: as far as upgrades go. OLM v1 then caps versions at the target's (`version: "<=T"`) and takes the target as soon as it is a successor (a pinned version)
     #[arg(long, value_name = "BUNDLE|VERSION")]
     pub to: Option<String>,
 

@@ -2,8 +2,10 @@
 //! files in `testdata/` and with opm's own output for the shared corpus.
 
 mod generate;
+mod graph;
 mod readme;
 mod render;
+mod upgrade_path;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -174,8 +174,11 @@ pub(crate) fn plan<'a>(
                     follow(graph, semantics, &rules, names, &start, target.as_ref())
                 }
                 Semantics::V1 => {
-                    let ceiling = target.as_ref().map(|target| target.version.clone());
-                    let rules = V1::new(graph, channels.clone(), ceiling);
+                    let pin = target.as_ref().and_then(|target| {
+                        let bundle = graph.bundle(&target.name)?;
+                        Some((bundle.name, target.version.clone()))
+                    });
+                    let rules = V1::new(graph, channels.clone(), pin);
                     let names = if channels.is_empty() {
                         Vec::new()
                     } else {

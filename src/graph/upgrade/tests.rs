@@ -178,7 +178,7 @@ fn targets_are_reached_passed_over_or_behind() {
     graph!(catalog, deprecations, graph);
     let reached = report(&graph, "1.0.0", Some("p.v1.3.0"));
     assert!(reached.walks.iter().all(|w| w.ending == Ending::Target));
-    // Classic jumps from 1.0.0 to 1.2.0; v1 takes 1.1.0 under a `<=1.1.0` ceiling.
+    // Classic jumps from 1.0.0 to 1.2.0; v1 takes 1.1.0, its version pinned.
     let passed = report(&graph, "1.0.0", Some("1.1.0"));
     assert_eq!(
         paths(&passed),
@@ -283,4 +283,22 @@ fn request_errors() {
         super::request::package_graph(&catalog, &deprecations, "q"),
         Err(RequestError::UnknownPackage { .. })
     ));
+}
+
+#[test]
+fn v1_pins_the_target_once_it_is_a_successor() {
+    let deprecation = r#"{"schema":"olm.deprecations","package":"p","entries":[{"reference":{"schema":"olm.bundle","name":"p.v1.2.0"},"message":"broken"}]}"#;
+    let catalog = channel_catalog(&["1.0.0", "1.1.0:1.0.0", "1.2.0:1.1.0"], deprecation);
+    graph!(catalog, deprecations, graph);
+    // Alone, v1 stays on 1.1.0 rather than take the deprecated 1.2.0 ...
+    assert_eq!(
+        paths(&report(&graph, "1.0.0", None))[1],
+        (vec!["p.v1.1.0"], Ending::Stuck)
+    );
+    // ... but a version pinned to 1.2.0 leaves it no other choice.
+    let pinned = report(&graph, "1.0.0", Some("1.2.0"));
+    assert_eq!(
+        paths(&pinned)[1],
+        (vec!["p.v1.1.0", "p.v1.2.0"], Ending::Target)
+    );
 }

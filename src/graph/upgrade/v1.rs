@@ -16,8 +16,10 @@ pub(crate) struct V1<'a> {
     /// The selected channels, or every channel of the package.
     channels: Vec<&'a Channel>,
     selected: bool,
-    /// A `version: "<=T"` constraint, when the path has a target.
-    ceiling: Option<Version>,
+    /// The target of the path: candidates are capped at its version (a
+    /// ClusterExtension with `version: "<=T"`), and once the target itself is a
+    /// successor it is taken (the version pinned to T).
+    target: Option<(&'a str, Version)>,
 }
 
 /// A bundle that can be picked, with the edge that offers it (none when it is
@@ -32,7 +34,7 @@ impl<'a> V1<'a> {
     pub(crate) fn new(
         graph: &'a PackageGraph<'a>,
         selected: Vec<&'a Channel>,
-        ceiling: Option<Version>,
+        target: Option<(&'a str, Version)>,
     ) -> Self {
         let is_selected = !selected.is_empty();
         Self {
@@ -43,7 +45,7 @@ impl<'a> V1<'a> {
                 graph.channels.clone()
             },
             selected: is_selected,
-            ceiling,
+            target,
         }
     }
 
@@ -79,9 +81,9 @@ impl<'a> V1<'a> {
                 continue;
             }
             if self
-                .ceiling
+                .target
                 .as_ref()
-                .is_some_and(|ceiling| bundle.version > *ceiling)
+                .is_some_and(|(_, ceiling)| bundle.version > *ceiling)
             {
                 continue;
             }
@@ -115,7 +117,16 @@ impl<'a> V1<'a> {
 
 impl<'a> Rules<'a> for V1<'a> {
     fn next(&self, at: &Position) -> Next<'a> {
-        let candidates = self.candidates(at);
+        let mut candidates = self.candidates(at);
+        if let Some((target, _)) = self.target
+            && let Some(index) = candidates
+                .iter()
+                .position(|c| c.bundle.name == target && c.step.is_some())
+        {
+            // Pinning the version to the target leaves it the only candidate.
+            let pinned = candidates.remove(index);
+            candidates.insert(0, pinned);
+        }
         let mut ranked = candidates.into_iter();
         let Some(first) = ranked.next() else {
             return Next::Stay;
