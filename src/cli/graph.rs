@@ -57,7 +57,7 @@ pub struct GraphFilterArgs {
     )]
     pub package: String,
 
-    /// Mark what OLM classic skips: skipped bundles and the edges into them (mermaid, dot)
+    /// Mark what OLM classic skips: in mermaid as opm does, in dot the skipped bundles
     #[arg(long)]
     pub draw_v0_semantics: bool,
 }

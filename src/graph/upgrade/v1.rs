@@ -17,7 +17,7 @@ pub(crate) struct V1<'a> {
     channels: Vec<&'a Channel>,
     selected: bool,
     /// The target of the path: candidates are capped at its version (a
-    /// ClusterExtension with `version: "<=T"`), and once the target itself is a
+    /// `ClusterExtension` with `version: "<=T"`), and once the target itself is a
     /// successor it is taken (the version pinned to T).
     target: Option<(&'a str, Version)>,
 }
