@@ -27,7 +27,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
+            [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories (mermaid, dot or JSON)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
+            [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write manual pages: fbc.1 and one page per subcommand')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -48,6 +50,18 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text on stderr)')
             [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Disable a lint by its rule id (repeatable)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings from lints as errors')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fbc;graph' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--minimum-edge', '--minimum-edge', [CompletionResultType]::ParameterName, 'Bundle to use as the lower bound of the drawn edges; default is to draw all edges')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Draw only the channels of this package')
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'Draw only the channels of this package')
+            [CompletionResult]::new('--package-name', '--package-name', [CompletionResultType]::ParameterName, 'Draw only the channels of this package')
+            [CompletionResult]::new('--draw-v0-semantics', '--draw-v0-semantics', [CompletionResultType]::ParameterName, 'Mark what OLM classic skips: in mermaid as opm does, in dot the skipped bundles')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -84,6 +98,52 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         'fbc;generate;help;help' {
             break
         }
+        'fbc;alpha' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
+            [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fbc;alpha;render-graph' {
+            [CompletionResult]::new('--minimum-edge', '--minimum-edge', [CompletionResultType]::ParameterName, 'The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'A specific package name to filter output; default is to include all packages in reference')
+            [CompletionResult]::new('--package-name', '--package-name', [CompletionResultType]::ParameterName, 'A specific package name to filter output; default is to include all packages in reference')
+            [CompletionResult]::new('--draw-v0-semantics', '--draw-v0-semantics', [CompletionResultType]::ParameterName, 'Whether to indicate OLMv0 semantics in the output; default is to simply represent the upgrade graph')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fbc;alpha;upgrade-path' {
+            [CompletionResult]::new('--package', '--package', [CompletionResultType]::ParameterName, 'Package of the installed bundle')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Installed bundle: a bundle name or a bundle version of the package')
+            [CompletionResult]::new('--from-version', '--from-version', [CompletionResultType]::ParameterName, 'Version of an installed bundle that is not in the catalog (`--from` then only names it)')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Where to go: a bundle name or version of the package; default: as far as upgrades go. OLM v1 then caps versions at the target''s (`version: "<=T"`) and takes the target as soon as it is a successor (a pinned version)')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Channel to follow (repeat for OLM v1); default: classic uses every channel, the default channel first, v1 all channels')
+            [CompletionResult]::new('--semantics', '--semantics', [CompletionResultType]::ParameterName, 'Upgrade rules to follow')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--every-bundle', '--every-bundle', [CompletionResultType]::ParameterName, 'Walk from every bundle of every channel (of --package, or of every package) to its head, one report each')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fbc;alpha;help' {
+            [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
+            [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fbc;alpha;help;render-graph' {
+            break
+        }
+        'fbc;alpha;help;upgrade-path' {
+            break
+        }
+        'fbc;alpha;help;help' {
+            break
+        }
         'fbc;completions' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -97,7 +157,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         'fbc;help' {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
+            [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories (mermaid, dot or JSON)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
+            [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write manual pages: fbc.1 and one page per subcommand')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -109,11 +171,25 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         'fbc;help;validate' {
             break
         }
+        'fbc;help;graph' {
+            break
+        }
         'fbc;help;generate' {
             [CompletionResult]::new('dockerfile', 'dockerfile', [CompletionResultType]::ParameterValue, 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does')
             break
         }
         'fbc;help;generate;dockerfile' {
+            break
+        }
+        'fbc;help;alpha' {
+            [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
+            [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
+            break
+        }
+        'fbc;help;alpha;render-graph' {
+            break
+        }
+        'fbc;help;alpha;upgrade-path' {
             break
         }
         'fbc;help;completions' {

@@ -16,11 +16,17 @@ _fbc() {
             ",$1")
                 cmd="fbc"
                 ;;
+            fbc,alpha)
+                cmd="fbc__subcmd__alpha"
+                ;;
             fbc,completions)
                 cmd="fbc__subcmd__completions"
                 ;;
             fbc,generate)
                 cmd="fbc__subcmd__generate"
+                ;;
+            fbc,graph)
+                cmd="fbc__subcmd__graph"
                 ;;
             fbc,help)
                 cmd="fbc__subcmd__help"
@@ -34,6 +40,24 @@ _fbc() {
             fbc,validate)
                 cmd="fbc__subcmd__validate"
                 ;;
+            fbc__subcmd__alpha,help)
+                cmd="fbc__subcmd__alpha__subcmd__help"
+                ;;
+            fbc__subcmd__alpha,render-graph)
+                cmd="fbc__subcmd__alpha__subcmd__render__subcmd__graph"
+                ;;
+            fbc__subcmd__alpha,upgrade-path)
+                cmd="fbc__subcmd__alpha__subcmd__upgrade__subcmd__path"
+                ;;
+            fbc__subcmd__alpha__subcmd__help,help)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__help"
+                ;;
+            fbc__subcmd__alpha__subcmd__help,render-graph)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__graph"
+                ;;
+            fbc__subcmd__alpha__subcmd__help,upgrade-path)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__upgrade__subcmd__path"
+                ;;
             fbc__subcmd__generate,dockerfile)
                 cmd="fbc__subcmd__generate__subcmd__dockerfile"
                 ;;
@@ -46,11 +70,17 @@ _fbc() {
             fbc__subcmd__generate__subcmd__help,help)
                 cmd="fbc__subcmd__generate__subcmd__help__subcmd__help"
                 ;;
+            fbc__subcmd__help,alpha)
+                cmd="fbc__subcmd__help__subcmd__alpha"
+                ;;
             fbc__subcmd__help,completions)
                 cmd="fbc__subcmd__help__subcmd__completions"
                 ;;
             fbc__subcmd__help,generate)
                 cmd="fbc__subcmd__help__subcmd__generate"
+                ;;
+            fbc__subcmd__help,graph)
+                cmd="fbc__subcmd__help__subcmd__graph"
                 ;;
             fbc__subcmd__help,help)
                 cmd="fbc__subcmd__help__subcmd__help"
@@ -64,6 +94,12 @@ _fbc() {
             fbc__subcmd__help,validate)
                 cmd="fbc__subcmd__help__subcmd__validate"
                 ;;
+            fbc__subcmd__help__subcmd__alpha,render-graph)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__graph"
+                ;;
+            fbc__subcmd__help__subcmd__alpha,upgrade-path)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__upgrade__subcmd__path"
+                ;;
             fbc__subcmd__help__subcmd__generate,dockerfile)
                 cmd="fbc__subcmd__help__subcmd__generate__subcmd__dockerfile"
                 ;;
@@ -74,12 +110,154 @@ _fbc() {
 
     case "${cmd}" in
         fbc)
-            opts="-h -V --help --version render validate generate completions man help"
+            opts="-h -V --help --version render validate graph generate alpha completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha)
+            opts="-h --help render-graph upgrade-path help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help)
+            opts="render-graph upgrade-path help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__graph)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__upgrade__subcmd__path)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__render__subcmd__graph)
+            opts="-p -h --minimum-edge --package-name --draw-v0-semantics --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --minimum-edge)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --package-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__upgrade__subcmd__path)
+            opts="-o -h --package --from --from-version --to --channel --every-bundle --semantics --output --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --channel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --semantics)
+                    COMPREPLY=($(compgen -W "classic v1 both" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -207,9 +385,89 @@ _fbc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        fbc__subcmd__help)
-            opts="render validate generate completions man help"
+        fbc__subcmd__graph)
+            opts="-o -p -h --output --minimum-edge --package-name --package --draw-v0-semantics --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "mermaid dot json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "mermaid dot json" -- "${cur}"))
+                    return 0
+                    ;;
+                --minimum-edge)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --package)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --package-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help)
+            opts="render validate graph generate alpha completions man help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha)
+            opts="render-graph upgrade-path"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__graph)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__upgrade__subcmd__path)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -252,6 +510,20 @@ _fbc() {
         fbc__subcmd__help__subcmd__generate__subcmd__dockerfile)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__graph)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

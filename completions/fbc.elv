@@ -24,7 +24,9 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --version 'Print version'
             cand render 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
+            cand graph 'Draw the upgrade graph of catalog directories (mermaid, dot or JSON)'
             cand generate 'Generate various artifacts for file-based catalogs'
+            cand alpha 'Commands that are not stable yet, among them opm''s alpha commands'
             cand completions 'Print a shell completion script on stdout'
             cand man 'Write manual pages: fbc.1 and one page per subcommand'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -43,6 +45,17 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --output 'Output format (default: text on stderr)'
             cand --allow 'Disable a lint by its rule id (repeatable)'
             cand --strict 'Treat warnings from lints as errors'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;graph'= {
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --minimum-edge 'Bundle to use as the lower bound of the drawn edges; default is to draw all edges'
+            cand -p 'Draw only the channels of this package'
+            cand --package 'Draw only the channels of this package'
+            cand --package-name 'Draw only the channels of this package'
+            cand --draw-v0-semantics 'Mark what OLM classic skips: in mermaid as opm does, in dot the skipped bundles'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -73,6 +86,45 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;generate;help;help'= {
         }
+        &'fbc;alpha'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
+            cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fbc;alpha;render-graph'= {
+            cand --minimum-edge 'The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges'
+            cand -p 'A specific package name to filter output; default is to include all packages in reference'
+            cand --package-name 'A specific package name to filter output; default is to include all packages in reference'
+            cand --draw-v0-semantics 'Whether to indicate OLMv0 semantics in the output; default is to simply represent the upgrade graph'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;alpha;upgrade-path'= {
+            cand --package 'Package of the installed bundle'
+            cand --from 'Installed bundle: a bundle name or a bundle version of the package'
+            cand --from-version 'Version of an installed bundle that is not in the catalog (`--from` then only names it)'
+            cand --to 'Where to go: a bundle name or version of the package; default: as far as upgrades go. OLM v1 then caps versions at the target''s (`version: "<=T"`) and takes the target as soon as it is a successor (a pinned version)'
+            cand --channel 'Channel to follow (repeat for OLM v1); default: classic uses every channel, the default channel first, v1 all channels'
+            cand --semantics 'Upgrade rules to follow'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --every-bundle 'Walk from every bundle of every channel (of --package, or of every package) to its head, one report each'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;alpha;help'= {
+            cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
+            cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fbc;alpha;help;render-graph'= {
+        }
+        &'fbc;alpha;help;upgrade-path'= {
+        }
+        &'fbc;alpha;help;help'= {
+        }
         &'fbc;completions'= {
             cand -h 'Print help'
             cand --help 'Print help'
@@ -84,7 +136,9 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;help'= {
             cand render 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
+            cand graph 'Draw the upgrade graph of catalog directories (mermaid, dot or JSON)'
             cand generate 'Generate various artifacts for file-based catalogs'
+            cand alpha 'Commands that are not stable yet, among them opm''s alpha commands'
             cand completions 'Print a shell completion script on stdout'
             cand man 'Write manual pages: fbc.1 and one page per subcommand'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -93,10 +147,20 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;help;validate'= {
         }
+        &'fbc;help;graph'= {
+        }
         &'fbc;help;generate'= {
             cand dockerfile 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
         }
         &'fbc;help;generate;dockerfile'= {
+        }
+        &'fbc;help;alpha'= {
+            cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
+            cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+        }
+        &'fbc;help;alpha;render-graph'= {
+        }
+        &'fbc;help;alpha;upgrade-path'= {
         }
         &'fbc;help;completions'= {
         }

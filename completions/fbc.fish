@@ -28,7 +28,9 @@ complete -c fbc -n "__fish_fbc_needs_command" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_needs_command" -s V -l version -d 'Print version'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "render" -d 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
+complete -c fbc -n "__fish_fbc_needs_command" -f -a "graph" -d 'Draw the upgrade graph of catalog directories (mermaid, dot or JSON)'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
+complete -c fbc -n "__fish_fbc_needs_command" -f -a "alpha" -d 'Commands that are not stable yet, among them opm\'s alpha commands'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "completions" -d 'Print a shell completion script on stdout'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "man" -d 'Write manual pages: fbc.1 and one page per subcommand'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -49,6 +51,13 @@ image-not-pinned\t''
 bundle-object-present\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l strict -d 'Treat warnings from lints as errors'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -s o -l output -d 'Output format' -r -f -a "mermaid\t'Mermaid text, byte for byte what `opm alpha render-graph` prints'
+dot\t'Graphviz: one cluster per channel, edge kinds styled, deprecated items marked'
+json\t'Nodes (bundles) and edges (replaces, skips, skipRange) as one JSON object, for jq'"
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -l minimum-edge -d 'Bundle to use as the lower bound of the drawn edges; default is to draw all edges' -r
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -s p -l package -l package-name -d 'Draw only the channels of this package' -r
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -l draw-v0-semantics -d 'Mark what OLM classic skips: in mermaid as opm does, in dot the skipped bundles'
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -60,12 +69,39 @@ complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcom
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from dockerfile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path help" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l minimum-edge -d 'The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -s p -l package-name -d 'A specific package name to filter output; default is to include all packages in reference' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l draw-v0-semantics -d 'Whether to indicate OLMv0 semantics in the output; default is to simply represent the upgrade graph'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l package -d 'Package of the installed bundle' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l from -d 'Installed bundle: a bundle name or a bundle version of the package' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l from-version -d 'Version of an installed bundle that is not in the catalog (`--from` then only names it)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l to -d 'Where to go: a bundle name or version of the package; default: as far as upgrades go. OLM v1 then caps versions at the target\'s (`version: "<=T"`) and takes the target as soon as it is a successor (a pinned version)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l channel -d 'Channel to follow (repeat for OLM v1); default: classic uses every channel, the default channel first, v1 all channels' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l semantics -d 'Upgrade rules to follow' -r -f -a "classic\t'OLM classic (Subscription): one step at a time along the channel\'s replaces chain'
+v1\t'OLM v1 (ClusterExtension): the highest non-deprecated successor'
+both\t'Both, and where they differ'"
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -s o -l output -d 'Output format' -r -f -a "text\t'A readable report'
+json\t'One JSON object, for jq'"
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l every-bundle -d 'Walk from every bundle of every channel (of --package, or of every package) to its head, one report each'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand man" -s h -l help -d 'Print help'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "render" -d 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "completions" -d 'Print a shell completion script on stdout'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "man" -d 'Write manual pages: fbc.1 and one page per subcommand'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate generate completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "render" -d 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "graph" -d 'Draw the upgrade graph of catalog directories (mermaid, dot or JSON)'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "alpha" -d 'Commands that are not stable yet, among them opm\'s alpha commands'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "completions" -d 'Print a shell completion script on stdout'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "man" -d 'Write manual pages: fbc.1 and one page per subcommand'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'

@@ -9,6 +9,7 @@ mod catalog;
 pub mod cli;
 mod commands;
 mod go;
+mod graph;
 mod model;
 mod output;
 // No caller yet: validation and the upgrade graph will use these.
@@ -46,6 +47,11 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
         cli::Command::Validate(args) => commands::validate::run(&args),
         cli::Command::Generate(args) => match args.command {
             cli::GenerateCommand::Dockerfile(args) => commands::generate_dockerfile::run(&args),
+        },
+        cli::Command::Graph(args) => commands::graph::run(&args),
+        cli::Command::Alpha(args) => match args.command {
+            cli::AlphaCommand::RenderGraph(args) => commands::graph::run_render_graph(&args),
+            cli::AlphaCommand::UpgradePath(args) => commands::upgrade_path::run(&args),
         },
         cli::Command::Completions(args) => commands::completions::run(&args),
         cli::Command::Man(args) => commands::man::run(&args),

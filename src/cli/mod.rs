@@ -1,12 +1,16 @@
 //! Command-line syntax: clap derive types only. Commands resolve these into settings.
 
+mod alpha;
 mod completions;
 mod generate;
+mod graph;
 mod render;
 mod validate;
 
+pub use alpha::{AlphaArgs, AlphaCommand, PathFormat, SemanticsArg, UpgradePathArgs};
 pub use completions::{CompletionsArgs, ManArgs};
 pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
+pub use graph::{GraphArgs, GraphFilterArgs, GraphFormat, RenderGraphArgs};
 pub use render::{OutputFormat, RenderArgs};
 pub use validate::{ValidateArgs, ValidateFormat};
 
@@ -28,8 +32,12 @@ pub enum Command {
     Render(RenderArgs),
     /// Validate a catalog directory, as `opm validate` does, reporting every problem
     Validate(ValidateArgs),
+    /// Draw the upgrade graph of catalog directories (mermaid, dot or JSON)
+    Graph(GraphArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),
+    /// Commands that are not stable yet, among them opm's alpha commands
+    Alpha(AlphaArgs),
     /// Print a shell completion script on stdout
     Completions(CompletionsArgs),
     /// Write manual pages: fbc.1 and one page per subcommand

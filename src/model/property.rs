@@ -32,6 +32,16 @@ pub(crate) enum Encoded {
 
 impl Property {
     /// Decodes one element of a `properties` list (a `property.Property`).
+    /// A property as a catalog file would hold it (tests build their inputs this way).
+    #[cfg(test)]
+    pub(crate) fn new(kind: &str, value: Option<Value>) -> Property {
+        Property {
+            kind: kind.to_owned(),
+            value,
+            encoded: None,
+        }
+    }
+
     pub(crate) fn decode(decoder: &mut GoDecoder, value: Value, parent: &str) -> Property {
         let mut property = Property::default();
         let Some(map) = decoder.object(value, parent, "property.Property") else {

@@ -397,11 +397,7 @@ mod tests {
     use serde_json::json;
 
     fn property(kind: &str, value: Option<Value>) -> Property {
-        Property {
-            kind: kind.to_owned(),
-            value,
-            encoded: None,
-        }
+        Property::new(kind, value)
     }
 
     #[test]

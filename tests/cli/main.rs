@@ -3,8 +3,10 @@
 
 mod bundle;
 mod generate;
+mod graph;
 mod readme;
 mod render;
+mod upgrade_path;
 mod validate;
 
 use std::path::{Path, PathBuf};

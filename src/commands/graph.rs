@@ -1,0 +1,130 @@
+//! `fbc graph` and `fbc alpha render-graph`: load catalog directories as `opm render`
+//! does, choose the channels to draw, and write mermaid (opm's text), dot or JSON.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::ExitStatus;
+use crate::catalog::{self, Catalog};
+use crate::cli::{GraphArgs, GraphFormat, RenderGraphArgs};
+use crate::go::fmt::quote;
+use crate::graph::deprecations::Deprecations;
+use crate::graph::error::GraphError;
+use crate::graph::selection::{Filters, select};
+use crate::graph::{dot, json, mermaid};
+
+/// What to draw, free of clap.
+struct Settings {
+    references: Vec<PathBuf>,
+    format: GraphFormat,
+    filters: Filters,
+    draw_v0_semantics: bool,
+}
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub(crate) enum InputError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Load(#[from] catalog::LoadErrors),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Access(#[from] catalog::LoadError),
+    #[error(
+        "render reference {reference}: cannot render bundle directory {reference}: not allowed",
+        reference = quote(&.reference.display().to_string())
+    )]
+    #[diagnostic(
+        code(fbc::graph::bundle_directory),
+        help("a graph is drawn from catalog directories; render the bundle into a catalog first")
+    )]
+    BundleDirectory { reference: PathBuf },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Graph(#[from] GraphError),
+    #[error("write the graph: {0}")]
+    #[diagnostic(code(fbc::graph::write))]
+    Write(std::io::Error),
+}
+
+pub(crate) fn run(args: &GraphArgs) -> miette::Result<ExitStatus> {
+    draw(&Settings {
+        references: args.references.clone(),
+        format: args.output,
+        filters: Filters {
+            minimum_edge: args.filters.minimum_edge.clone(),
+            package: args.filters.package.clone(),
+        },
+        draw_v0_semantics: args.filters.draw_v0_semantics,
+    })
+}
+
+pub(crate) fn run_render_graph(args: &RenderGraphArgs) -> miette::Result<ExitStatus> {
+    draw(&Settings {
+        references: args.references.clone(),
+        format: GraphFormat::Mermaid,
+        filters: Filters {
+            minimum_edge: args.minimum_edge.clone(),
+            package: args.package_name.clone(),
+        },
+        draw_v0_semantics: args.draw_v0_semantics,
+    })
+}
+
+fn draw(settings: &Settings) -> miette::Result<ExitStatus> {
+    let catalog = load_references(&settings.references)?;
+    let selection = select(&catalog, &settings.filters).map_err(InputError::from)?;
+    let deprecations = Deprecations::new(&catalog.deprecations);
+    let mut warnings = Vec::new();
+    let text = match settings.format {
+        GraphFormat::Mermaid => {
+            let drawn = mermaid::write_mermaid(
+                &selection,
+                &deprecations.name_sets(),
+                settings.draw_v0_semantics,
+            );
+            warnings = drawn.warnings;
+            drawn.text
+        }
+        GraphFormat::Dot => dot::write_dot(
+            &selection,
+            &deprecations,
+            settings.draw_v0_semantics,
+            &mut warnings,
+        ),
+        GraphFormat::Json => json::write_json(&selection, &catalog, &deprecations, &mut warnings),
+    };
+    for warning in warnings {
+        eprintln!("{warning}");
+    }
+    write_stdout(text.as_bytes())
+}
+
+/// Writes the whole output; a reader that stops early (`| head`) is not an error.
+pub(crate) fn write_stdout(bytes: &[u8]) -> miette::Result<ExitStatus> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(ExitStatus::Success),
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitStatus::Success),
+        Err(error) => Err(InputError::Write(error).into()),
+    }
+}
+
+/// Loads catalog directories as `opm render` does for `render-graph` (bundle
+/// directories are refused) and merges them in argument order.
+pub(crate) fn load_references(references: &[PathBuf]) -> Result<Catalog, InputError> {
+    let mut combined = Catalog::default();
+    for reference in references {
+        combined.extend(load_reference(reference)?);
+    }
+    Ok(combined)
+}
+
+fn load_reference(reference: &Path) -> Result<Catalog, InputError> {
+    catalog::require_directory(reference)?;
+    if reference.join("manifests").is_dir() && reference.join("metadata").is_dir() {
+        return Err(InputError::BundleDirectory {
+            reference: reference.to_path_buf(),
+        });
+    }
+    Ok(catalog::load_directory(reference)?)
+}

@@ -1,0 +1,123 @@
+//! `fbc alpha upgrade-path`: load the catalog, resolve the installed bundle and the
+//! target, walk OLM classic's and OLM v1's upgrades, and report them; or, with
+//! `--every-bundle`, walk from every entry of every channel to its head.
+
+use std::collections::BTreeSet;
+
+use crate::ExitStatus;
+use crate::catalog::Catalog;
+use crate::cli::{PathFormat, SemanticsArg, UpgradePathArgs};
+use crate::graph::deprecations::Deprecations;
+use crate::graph::upgrade::package::{PackageGraph, entries};
+use crate::graph::upgrade::request::{Report, Request, RequestError, package_graph, plan};
+use crate::graph::upgrade::{Semantics, json, text};
+
+use super::graph::{load_references, write_stdout};
+
+pub(crate) fn run(args: &UpgradePathArgs) -> miette::Result<ExitStatus> {
+    let request = Request {
+        package: args.package.clone().unwrap_or_default(),
+        from: args.from.clone(),
+        from_version: args.from_version.clone(),
+        to: args.to.clone(),
+        channels: args.channels.clone(),
+        semantics: match args.semantics {
+            SemanticsArg::Classic => vec![Semantics::Classic],
+            SemanticsArg::V1 => vec![Semantics::V1],
+            SemanticsArg::Both => vec![Semantics::Classic, Semantics::V1],
+        },
+    };
+    let catalog = load_references(std::slice::from_ref(&args.directory))?;
+    let deprecations = Deprecations::new(&catalog.deprecations);
+    if args.every_bundle {
+        return survey(&catalog, &deprecations, args, &request);
+    }
+    let graph = package_graph(&catalog, &deprecations, &request.package)?;
+    let report = plan(&graph, &request)?;
+    let output = match args.output {
+        PathFormat::Text => text::write_text(&report),
+        PathFormat::Json => json::write_json(&report),
+    };
+    write_stdout(output.as_bytes())?;
+    Ok(status(std::slice::from_ref(&report)))
+}
+
+fn status(reports: &[Report]) -> ExitStatus {
+    if reports.iter().all(Report::found) {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    }
+}
+
+/// Every (package, channel, bundle) of the catalog, or of `--package`, each walked
+/// in its own channel.
+fn survey(
+    catalog: &Catalog,
+    deprecations: &Deprecations,
+    args: &UpgradePathArgs,
+    request: &Request,
+) -> miette::Result<ExitStatus> {
+    let packages: BTreeSet<&str> = match &args.package {
+        Some(package) => BTreeSet::from([package.as_str()]),
+        None => catalog
+            .channels
+            .iter()
+            .map(|c| c.item.package.as_str())
+            .collect(),
+    };
+    let graphs = packages
+        .into_iter()
+        .map(|package| package_graph(catalog, deprecations, package))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut reports = Vec::new();
+    for graph in &graphs {
+        reports.extend(survey_package(graph, request)?);
+    }
+    let output = match args.output {
+        PathFormat::Text => text::write_text_survey(&reports),
+        PathFormat::Json => json::write_json_array(&reports),
+    };
+    write_stdout(output.as_bytes())?;
+    Ok(status(&reports))
+}
+
+fn survey_package<'a>(
+    graph: &'a PackageGraph<'a>,
+    request: &Request,
+) -> Result<Vec<Report<'a>>, RequestError> {
+    let mut channels: Vec<&str> = if request.channels.is_empty() {
+        graph.channels.iter().map(|c| c.name.as_str()).collect()
+    } else {
+        request.channels.iter().map(String::as_str).collect()
+    };
+    channels.sort_unstable();
+    channels.dedup();
+    let mut reports = Vec::new();
+    for channel in channels {
+        let Some(found) = graph.channel(channel) else {
+            // `plan` reports the unknown channel with its message.
+            let single = Request {
+                channels: vec![channel.to_owned()],
+                from: Some(String::new()),
+                ..request.clone()
+            };
+            plan(graph, &single)?;
+            continue;
+        };
+        let mut seen = BTreeSet::new();
+        for entry in entries(found) {
+            if graph.bundle(&entry.name).is_none() || !seen.insert(entry.name.as_str()) {
+                continue;
+            }
+            let single = Request {
+                package: graph.name.to_owned(),
+                from: Some(entry.name.clone()),
+                channels: vec![channel.to_owned()],
+                ..request.clone()
+            };
+            reports.push(plan(graph, &single)?);
+        }
+    }
+    Ok(reports)
+}

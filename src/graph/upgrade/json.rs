@@ -1,0 +1,164 @@
+//! The upgrade-path report as one JSON object, for jq.
+
+use serde::Serialize;
+
+use super::super::edges::EdgeKind;
+use super::request::Report;
+use super::{Step, Walk, Warning};
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReportJson<'a> {
+    package: &'a str,
+    installed: InstalledJson<'a>,
+    target: Option<BundleJson<'a>>,
+    paths: Vec<WalkJson<'a>>,
+    /// With both semantics: whether they agree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    same: Option<bool>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InstalledJson<'a> {
+    bundle: Option<&'a str>,
+    version: String,
+    in_catalog: bool,
+}
+
+#[derive(Serialize)]
+struct BundleJson<'a> {
+    bundle: &'a str,
+    version: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WalkJson<'a> {
+    semantics: &'static str,
+    /// `null`: every channel of the package.
+    channels: Option<&'a [&'a str]>,
+    found: bool,
+    steps: Vec<StepJson<'a>>,
+    end: &'a str,
+    ending: &'static str,
+    reasons: Vec<ReasonJson>,
+    warnings: Vec<WarningJson<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StepJson<'a> {
+    from: &'a str,
+    to: &'a str,
+    version: Option<String>,
+    edge: EdgeJson<'a>,
+    also_offered: &'a [&'a str],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EdgeJson<'a> {
+    kind: EdgeKind,
+    /// The entry that declares the edge (the bundle upgraded to).
+    entry: &'a str,
+    channel: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skip_range: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ReasonJson {
+    code: &'static str,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct WarningJson<'a> {
+    kind: &'static str,
+    name: &'a str,
+    message: &'a str,
+}
+
+/// One report as a JSON object, with a final newline.
+pub(crate) fn write_json(report: &Report) -> String {
+    finish(&report_json(report))
+}
+
+/// Several reports as one JSON array, with a final newline.
+pub(crate) fn write_json_array(reports: &[Report]) -> String {
+    let array: Vec<ReportJson> = reports.iter().map(report_json).collect();
+    finish(&array)
+}
+
+fn finish(value: &impl Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("the report serialises");
+    text.push('\n');
+    text
+}
+
+fn report_json<'a>(report: &'a Report) -> ReportJson<'a> {
+    let installed = &report.installed;
+    ReportJson {
+        package: report.package,
+        installed: InstalledJson {
+            bundle: (!installed.name.is_empty()).then_some(installed.name.as_str()),
+            version: installed.version.to_string(),
+            in_catalog: installed.in_catalog,
+        },
+        target: report.target.as_ref().map(|target| BundleJson {
+            bundle: &target.name,
+            version: target.version.to_string(),
+        }),
+        paths: report.walks.iter().map(walk).collect(),
+        same: report.same(),
+    }
+}
+
+fn walk<'a>(walk: &'a Walk<'a>) -> WalkJson<'a> {
+    WalkJson {
+        semantics: walk.semantics.as_str(),
+        channels: (!walk.channels.is_empty()).then_some(walk.channels.as_slice()),
+        found: walk.found(),
+        steps: walk.steps.iter().map(step).collect(),
+        end: &walk.end,
+        ending: walk.ending.as_str(),
+        reasons: walk
+            .reasons
+            .iter()
+            .map(|reason| ReasonJson {
+                code: reason.code(),
+                message: reason.to_string(),
+            })
+            .collect(),
+        warnings: walk.warnings.iter().map(warning).collect(),
+    }
+}
+
+fn step<'a>(step: &'a Step<'a>) -> StepJson<'a> {
+    StepJson {
+        from: &step.from,
+        to: step.to,
+        version: step.version.as_ref().map(ToString::to_string),
+        edge: EdgeJson {
+            kind: step.kind,
+            entry: step.to,
+            channel: step.channel,
+            skip_range: (step.kind == EdgeKind::SkipRange).then_some(step.skip_range),
+        },
+        also_offered: &step.also_offered,
+    }
+}
+
+fn warning(warning: &Warning) -> WarningJson<'_> {
+    let (kind, name, message) = match warning {
+        Warning::Package { package, message } => ("package", package, message),
+        Warning::Channel { channel, message } => ("channel", channel, message),
+        Warning::Bundle { bundle, message } => ("bundle", bundle, message),
+    };
+    WarningJson {
+        kind,
+        name,
+        message,
+    }
+}

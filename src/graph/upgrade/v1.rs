@@ -1,0 +1,188 @@
+//! OLM v1 (a ClusterExtension): every bundle of the selected channels whose entry
+//! replaces, skips or skipRange-covers the installed bundle is a successor, and so
+//! is the installed version itself; non-deprecated first, then the highest version
+//! and release win (operator-controller `resolve/catalog.go`,
+//! `filter/successors.go`; spec §6.4).
+
+use crate::model::Channel;
+use crate::semver::Version;
+
+use super::package::{BundleInfo, PackageGraph, entries, heads};
+use super::reason::{Channels, Reason};
+use super::{Next, Position, Rules, Step, cover_of};
+
+pub(crate) struct V1<'a> {
+    graph: &'a PackageGraph<'a>,
+    /// The selected channels, or every channel of the package.
+    channels: Vec<&'a Channel>,
+    selected: bool,
+    /// The target of the path: candidates are capped at its version (a
+    /// `ClusterExtension` with `version: "<=T"`), and once the target itself is a
+    /// successor it is taken (the version pinned to T).
+    target: Option<(&'a str, Version)>,
+}
+
+/// A bundle that can be picked, with the edge that offers it (none when it is
+/// offered only for having the installed version and release).
+struct Candidate<'a> {
+    bundle: &'a BundleInfo<'a>,
+    step: Option<Step<'a>>,
+    deprecated: bool,
+}
+
+impl<'a> V1<'a> {
+    pub(crate) fn new(
+        graph: &'a PackageGraph<'a>,
+        selected: Vec<&'a Channel>,
+        target: Option<(&'a str, Version)>,
+    ) -> Self {
+        let is_selected = !selected.is_empty();
+        Self {
+            graph,
+            channels: if is_selected {
+                selected
+            } else {
+                graph.channels.clone()
+            },
+            selected: is_selected,
+            target,
+        }
+    }
+
+    pub(crate) fn channel_names(&self) -> Vec<&'a str> {
+        self.channels.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    fn in_channels(&self, name: &str) -> bool {
+        self.channels
+            .iter()
+            .any(|c| entries(c).iter().any(|e| e.name == name))
+    }
+
+    /// The first edge (channel order, then replaces, skips, skipRange) by which
+    /// `bundle` succeeds `at`.
+    fn edge(&self, bundle: &str, at: &Position) -> Option<Step<'a>> {
+        for channel in &self.channels {
+            for entry in entries(channel).iter().filter(|e| e.name == bundle) {
+                if let Some(kind) = cover_of(entry, at) {
+                    return Some(Step::new(self.graph, at, entry, channel, kind));
+                }
+            }
+        }
+        None
+    }
+
+    /// Candidates in OLM v1's order: not deprecated first, then highest version and
+    /// release; ties keep catalog order (a stable sort).
+    fn candidates(&self, at: &Position) -> Vec<Candidate<'a>> {
+        let mut candidates: Vec<Candidate<'a>> = Vec::new();
+        for bundle in &self.graph.bundles {
+            if self.selected && !self.in_channels(bundle.name) {
+                continue;
+            }
+            if self
+                .target
+                .as_ref()
+                .is_some_and(|(_, ceiling)| bundle.version > *ceiling)
+            {
+                continue;
+            }
+            let step = self.edge(bundle.name, at);
+            let same = at.version.as_ref() == Some(&bundle.version) && at.release == bundle.release;
+            if step.is_some() || same {
+                candidates.push(Candidate {
+                    bundle,
+                    step,
+                    deprecated: self.graph.is_deprecated(bundle.name),
+                });
+            }
+        }
+        candidates.sort_by(|a, b| {
+            a.deprecated
+                .cmp(&b.deprecated)
+                .then_with(|| b.bundle.version.cmp(&a.bundle.version))
+                .then_with(|| b.bundle.release.cmp(&a.bundle.release))
+        });
+        candidates
+    }
+
+    fn channels(&self) -> Channels {
+        if self.selected {
+            Channels::Named(self.channel_names().iter().map(|&c| c.to_owned()).collect())
+        } else {
+            Channels::All
+        }
+    }
+}
+
+impl<'a> Rules<'a> for V1<'a> {
+    fn next(&self, at: &Position) -> Next<'a> {
+        let mut candidates = self.candidates(at);
+        if let Some((target, _)) = self.target
+            && let Some(index) = candidates
+                .iter()
+                .position(|c| c.bundle.name == target && c.step.is_some())
+        {
+            // Pinning the version to the target leaves it the only candidate.
+            let pinned = candidates.remove(index);
+            candidates.insert(0, pinned);
+        }
+        let mut ranked = candidates.into_iter();
+        let Some(first) = ranked.next() else {
+            return Next::Stay;
+        };
+        // The installed version itself ranking first means: stay.
+        let Some(mut step) = first.step.filter(|_| first.bundle.name != at.name) else {
+            return Next::Stay;
+        };
+        for other in ranked.filter(|other| other.step.is_some()) {
+            step.offer(other.bundle.name);
+        }
+        Next::Step(step)
+    }
+
+    fn is_head(&self, name: &str) -> bool {
+        self.channels
+            .iter()
+            .any(|channel| heads(channel).contains(&name))
+    }
+
+    fn explain(&self, at: &Position) -> Vec<Reason> {
+        let successors: Vec<String> = self
+            .candidates(at)
+            .into_iter()
+            .filter(|candidate| candidate.step.is_some() && candidate.bundle.name != at.name)
+            .map(|candidate| {
+                let deprecated = if candidate.deprecated {
+                    ", deprecated"
+                } else {
+                    ""
+                };
+                format!(
+                    "{} ({}{deprecated})",
+                    candidate.bundle.name, candidate.bundle.version
+                )
+            })
+            .collect();
+        let mut reasons = Vec::new();
+        if !self.in_channels(&at.name) {
+            reasons.push(Reason::NotInChannels {
+                bundle: at.label(),
+                channels: self.channels(),
+            });
+        }
+        if successors.is_empty() {
+            reasons.push(Reason::NoEdge {
+                bundle: at.label(),
+                version: at.version.clone(),
+                channels: self.channels(),
+            });
+        } else {
+            reasons.push(Reason::Stays {
+                bundle: at.label(),
+                successors,
+            });
+        }
+        reasons
+    }
+}
