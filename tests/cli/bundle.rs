@@ -4,9 +4,9 @@
 
 mod corpus;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::{assert_matches_file, run, stderr, stdout, testdata};
+use crate::{assert_matches_file, beside, fixture_dirs, run, stderr, stdout, testdata};
 
 /// The image template the fixtures' `template` and `migrated` expectations use.
 pub(crate) const TEMPLATE: &str = "registry.example.com/{{.Package}}/{{.Name}}:v{{.Version}}";
@@ -26,23 +26,6 @@ const EXPECTATIONS: [(&str, &[&str]); 4] = [
     ("render.stderr", &["render"]),
 ];
 
-fn cases() -> Vec<PathBuf> {
-    let mut cases: Vec<_> = std::fs::read_dir(testdata("bundles"))
-        .expect("testdata/bundles exists")
-        .map(|entry| entry.expect("readable entry").path())
-        .filter(|path| path.is_dir())
-        .collect();
-    cases.sort();
-    assert!(!cases.is_empty());
-    cases
-}
-
-/// The file `<case>.<suffix>` next to a fixture directory.
-fn beside(case: &Path, suffix: &str) -> PathBuf {
-    let name = case.file_name().expect("a fixture directory has a name");
-    case.with_file_name(format!("{}.{suffix}", name.to_string_lossy()))
-}
-
 /// The case as the command line names it: relative, as in the expected messages.
 fn relative(case: &Path) -> String {
     format!(
@@ -53,7 +36,7 @@ fn relative(case: &Path) -> String {
 
 #[test]
 fn fixtures_render_as_expected() {
-    for case in cases() {
+    for case in fixture_dirs("bundles") {
         let mut checked = 0;
         for (suffix, arguments) in EXPECTATIONS {
             let expected = beside(&case, suffix);
@@ -88,9 +71,8 @@ fn fixtures_render_as_expected() {
 }
 
 #[test]
-#[ignore = "needs the YAML writer"]
 fn fixtures_render_as_expected_in_yaml() {
-    for case in cases() {
+    for case in fixture_dirs("bundles") {
         let expected = beside(&case, "render.yaml");
         if !expected.exists() {
             continue;

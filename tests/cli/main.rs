@@ -40,6 +40,25 @@ pub(crate) fn testdata(path: &str) -> PathBuf {
 }
 
 /// The shared corpus, or `None` (with a message) where this checkout lacks it.
+/// The fixture directories under `testdata/<kind>/`, sorted (there must be some).
+pub(crate) fn fixture_dirs(kind: &str) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(testdata(kind))
+        .unwrap_or_else(|error| panic!("testdata/{kind}: {error}"))
+        .map(|entry| entry.expect("readable entry").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "testdata/{kind} holds no fixtures");
+    dirs
+}
+
+/// The file `<case>.<suffix>` next to a fixture directory (`with_extension` would
+/// cut names such as `yaml-1.1-scalars` at their dot).
+pub(crate) fn beside(case: &Path, suffix: &str) -> PathBuf {
+    let name = case.file_name().expect("a fixture directory has a name");
+    case.with_file_name(format!("{}.{suffix}", name.to_string_lossy()))
+}
+
 pub(crate) fn corpus() -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     if path.is_dir() {

@@ -5,7 +5,10 @@ use std::process::Stdio;
 
 use sha2::{Digest, Sha256};
 
-use crate::{assert_matches_file, assert_same_text, corpus, fbc, run, stderr, stdout, testdata};
+use crate::{
+    assert_matches_file, assert_same_text, beside, corpus, fbc, fixture_dirs, run, stderr, stdout,
+    testdata,
+};
 
 /// The corpus catalogs for which opm's full render output is available.
 const SMALL_CATALOGS: [&str; 5] = [
@@ -159,15 +162,7 @@ fn control_characters_fail_yaml_output_before_anything_is_written() {
 /// Each fixture directory renders to the expected files beside it.
 #[test]
 fn fixtures_render_as_expected() {
-    let root = testdata("catalogs");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .expect("testdata/catalogs exists")
-        .map(|entry| entry.expect("readable entry").path())
-        .filter(|path| path.is_dir())
-        .collect();
-    cases.sort();
-    assert!(!cases.is_empty());
-    for case in cases {
+    for case in fixture_dirs("catalogs") {
         let has_expectation = ["render.json", "render.yaml", "render.stderr"]
             .iter()
             .any(|suffix| beside(&case, suffix).exists());
@@ -199,13 +194,6 @@ fn fixtures_render_as_expected() {
             }
         }
     }
-}
-
-/// The file `<case>.<suffix>` next to a fixture directory (`with_extension` would
-/// cut names such as `yaml-1.1-scalars` at their dot).
-fn beside(case: &std::path::Path, suffix: &str) -> std::path::PathBuf {
-    let name = case.file_name().expect("a fixture directory has a name");
-    case.with_file_name(format!("{}.{suffix}", name.to_string_lossy()))
 }
 
 /// Paths in messages are absolute in tests; the expected files hold them relative
