@@ -6,6 +6,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use std::borrow::Cow;
+
 use saphyr_parser::{Event, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
 
@@ -490,9 +492,17 @@ fn to_value(node: Node<'_>, integers: bool, non_finite: &mut bool) -> Value {
         Node::Scalar(Scalar::Int(value)) => float(value as f64, non_finite),
         Node::Scalar(Scalar::Uint(value)) => float(value as f64, non_finite),
         Node::Scalar(Scalar::Float(value)) => float(value, non_finite),
-        Node::Scalar(Scalar::Str(text)) => Value::String(text.into_owned()),
+        Node::Scalar(Scalar::Str(text)) => Value::String(exact(text)),
         Node::Sequence(value) | Node::Mapping(value) => value,
     }
+}
+
+/// The scalar's text without the spare capacity saphyr reserves for every plain
+/// scalar (a line's worth): kept for the whole run, it would double the memory.
+pub(super) fn exact(text: Cow<'_, str>) -> String {
+    let mut text = text.into_owned();
+    text.shrink_to_fit();
+    text
 }
 
 fn float(value: f64, non_finite: &mut bool) -> Value {
