@@ -1,8 +1,10 @@
-//! Go's `sort.Slice`: pattern-defeating quicksort, not stable. opm sorts related
-//! images with it, so entries with equal images come out in the order Go's
-//! algorithm leaves them, which a stable sort does not reproduce once a slice is
-//! longer than twelve entries. The steps (and so the final order of equal
-//! elements) follow Go 1.19+ `sort/zsortfunc.go`.
+//! Go's `sort.Slice` and `sort.Sort` (the same pattern-defeating quicksort), step
+//! for step, as in Go 1.21 and later (opm builds with Go 1.26). opm sorts related
+//! images and render-graph's channel entries with it, so equal elements come out in
+//! the order Go's algorithm leaves them, which a stable sort does not reproduce once
+//! a slice is longer than twelve elements; and yaml.v2 sorts keys with a comparison
+//! that is not a consistent order, where only Go's exact sequence of comparisons and
+//! swaps gives Go's result.
 
 /// Sorts `items` exactly as Go's `sort.Slice(items, less)` does.
 pub(crate) fn slice_by<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
@@ -222,14 +224,15 @@ impl<T, F: Fn(&T, &T) -> bool> Sorter<'_, T, F> {
         if length < 8 {
             return;
         }
-        // Go's xorshift, seeded with the length.
+        // Go's xorshift (the 64-bit shifts of Go 1.21+), seeded with the length.
         let mut random = length as u64;
         let modulus = 1usize << bit_length(length);
         let start = a + (length / 4) * 2 - 1;
         for index in start..=start + 2 {
             random ^= random << 13;
-            random ^= random >> 17;
-            random ^= random << 5;
+            random ^= random >> 7;
+            random ^= random << 17;
+            // Go converts to `uint` (64 bits here) before masking.
             let mut other = (random as usize) & (modulus - 1);
             if other >= length {
                 other -= length;
@@ -292,33 +295,97 @@ impl<T, F: Fn(&T, &T) -> bool> Sorter<'_, T, F> {
 mod tests {
     use super::*;
 
-    fn sorted(mut items: Vec<(u32, usize)>) -> Vec<(u32, usize)> {
-        slice_by(&mut items, |a, b| a.0 < b.0);
-        items
+    /// Sorts pairs by their first element only and returns the second elements, to
+    /// see where ties end up.
+    fn tie_order(keys: &[u32]) -> Vec<usize> {
+        let mut items: Vec<(u32, usize)> = keys.iter().copied().zip(0..).collect();
+        slice_by(&mut items, |x, y| x.0 < y.0);
+        items.into_iter().map(|(_, index)| index).collect()
     }
 
     #[test]
-    fn sorts_by_key() {
+    fn sorts_like_any_sort() {
         let mut state = 7_u64;
-        let items: Vec<(u32, usize)> = (0..1000)
-            .map(|index| {
-                state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1);
-                ((state >> 40) as u32 % 50, index)
-            })
-            .collect();
-        let result = sorted(items);
-        assert!(result.windows(2).all(|pair| pair[0].0 <= pair[1].0));
-        assert_eq!(result.len(), 1000);
+        for length in [0, 1, 2, 11, 12, 13, 49, 50, 51, 200, 1000] {
+            let mut values: Vec<u64> = (0..length)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    (state >> 33) % 17
+                })
+                .collect();
+            let mut expected = values.clone();
+            expected.sort_unstable();
+            slice_by(&mut values, |a, b| a < b);
+            assert_eq!(values, expected, "length {length}");
+            let mut descending: Vec<usize> = (0..length).rev().collect();
+            slice_by(&mut descending, |a, b| a < b);
+            assert!(descending.windows(2).all(|pair| pair[0] <= pair[1]));
+        }
     }
 
     #[test]
-    fn short_slices_are_stable() {
-        let items: Vec<(u32, usize)> = [3, 1, 3, 1, 2, 3].iter().copied().zip(0..).collect();
-        assert_eq!(
-            sorted(items),
-            [(1, 1), (1, 3), (2, 4), (3, 0), (3, 2), (3, 5)]
+    fn short_slices_are_sorted_stably_by_insertion() {
+        assert_eq!(tie_order(&[1, 0, 1, 0]), vec![1, 3, 0, 2]);
+        assert_eq!(tie_order(&[3, 1, 3, 1, 2, 3]), vec![1, 3, 4, 0, 2, 5]);
+    }
+
+    #[test]
+    fn long_slices_of_ties_are_reordered_as_go_does() {
+        // Worked by hand from Go's algorithm: 13 equal keys get an "increasing"
+        // pivot hint and the partial insertion sort finds them in order, so they
+        // stay put; 20 keys alternating 1, 0 take the partition path, which does
+        // not keep ties in their first order.
+        assert_eq!(tie_order(&[5; 13]), (0..13).collect::<Vec<_>>());
+        let alternating: Vec<u32> = (0..20).map(|index| 1 - index % 2).collect();
+        let order = tie_order(&alternating);
+        let zeros: Vec<usize> = order[..10].to_vec();
+        assert!(zeros.iter().all(|index| index % 2 == 1));
+        assert_ne!(
+            zeros,
+            (0..10).map(|index| 2 * index + 1).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn heap_sort_sorts() {
+        let mut values = vec![5, 3, 9, 1, 7, 2, 8];
+        let length = values.len();
+        let mut sorter = Sorter {
+            items: &mut values,
+            less: |a: &i32, b: &i32| a < b,
+        };
+        sorter.heap_sort(0, length);
+        assert_eq!(values, vec![1, 2, 3, 5, 7, 8, 9]);
+    }
+
+    #[test]
+    fn break_patterns_swaps_with_go_xorshift_positions() {
+        // length 16: seed 16; Go's xorshift (<<13, >>7, <<17) gives, masked to 5
+        // bits and folded below 16, the partners of positions 7, 8 and 9.
+        let mut random = 16_u64;
+        let mut partners = Vec::new();
+        for _ in 0..3 {
+            random ^= random << 13;
+            random ^= random >> 7;
+            random ^= random << 17;
+            let mut other = (random as usize) & 31;
+            if other >= 16 {
+                other -= 16;
+            }
+            partners.push(other);
+        }
+        let mut values: Vec<usize> = (0..16).collect();
+        let mut sorter = Sorter {
+            items: &mut values,
+            less: |a: &usize, b: &usize| a < b,
+        };
+        sorter.break_patterns(0, 16);
+        let mut expected: Vec<usize> = (0..16).collect();
+        for (index, other) in (7..=9).zip(partners) {
+            expected.swap(index, other);
+        }
+        assert_eq!(values, expected);
     }
 }

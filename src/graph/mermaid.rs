@@ -8,8 +8,8 @@ use crate::model::channel::ChannelEntry;
 use crate::semver_range::Range;
 
 use super::deprecations::NameSets;
-use super::go_sort::sort_slice;
 use super::selection::{DrawnChannel, Selection};
+use crate::go::sort::slice_by;
 
 /// The mermaid text, and the warnings opm prints on stderr while building it.
 #[derive(Debug, Default)]
@@ -109,7 +109,7 @@ impl ChannelWriter<'_> {
         // Newest first, with Go's unstable sort deciding the order of equal versions.
         let mut entries: Vec<&ChannelEntry> = channel.entries.iter().collect();
         let versions = self.selection;
-        sort_slice(&mut entries, |a, b| {
+        slice_by(&mut entries, |a, b| {
             versions.version(&a.name) > versions.version(&b.name)
         });
         // v0 semantics: bundles already skipped by a newer entry of this channel.

@@ -6,7 +6,6 @@ pub(crate) mod deprecations;
 pub(crate) mod dot;
 pub(crate) mod edges;
 pub(crate) mod error;
-mod go_sort;
 pub(crate) mod json;
 pub(crate) mod mermaid;
 pub(crate) mod selection;

@@ -13,7 +13,6 @@ mod decode;
 mod order;
 mod resolve;
 mod scalar;
-mod sort;
 mod timestamp;
 
 use std::borrow::Cow;

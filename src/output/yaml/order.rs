@@ -4,7 +4,6 @@
 
 use std::borrow::Cow;
 
-use super::sort;
 use crate::output::node::Node;
 
 /// One character as `keyList.Less` sees it (a Go rune).
@@ -109,6 +108,6 @@ type Field<'n, 'a> = &'n (Cow<'a, str>, Node<'a>);
 /// The fields of a mapping in yaml.v2's key order.
 pub(super) fn sorted<'n, 'a>(fields: &'n [(Cow<'a, str>, Node<'a>)]) -> Vec<Field<'n, 'a>> {
     let mut sorted: Vec<Field<'n, 'a>> = fields.iter().collect();
-    sort::sort(&mut sorted, |a, b| key_less(&a.0, &b.0));
+    crate::go::sort::slice_by(&mut sorted, |a, b| key_less(&a.0, &b.0));
     sorted
 }
