@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::json::{JsonError, JsonStream};
-use super::yaml::{self, YamlError};
+use super::yaml::{self, Implicit, YamlError};
 
 /// How far opm peeks to decide between JSON and YAML.
 const SNIFF_LENGTH: usize = 4096;
@@ -19,6 +19,8 @@ pub(crate) struct Document<'a> {
     pub(crate) value: Option<Value>,
     /// The raw JSON text of the value in JSON mode (opm shows it in some errors).
     pub(crate) raw_json: Option<&'a str>,
+    /// Plain booleans and numbers under string fields (YAML documents only).
+    pub(crate) implicit: Vec<Implicit>,
 }
 
 /// A file that opm would not load, or that fbc refuses because opm would drop data.
@@ -79,6 +81,7 @@ fn decode_json<'a>(text: &'a str, decoded: &mut Decoded<'a>) {
                     start,
                     value: Some(value),
                     raw_json: Some(raw_json),
+                    implicit: Vec::new(),
                 });
                 last_end = stream.position();
             }
@@ -201,13 +204,14 @@ fn decode_yaml<'a>(
     let mut pending_json_error = json_error;
     for chunk in chunks {
         let body = chunk.text.strip_prefix('\u{feff}').unwrap_or(&chunk.text);
-        match yaml::document_to_json(body) {
-            Ok(value) => {
+        match yaml::catalog_document(body) {
+            Ok((value, implicit)) => {
                 pending_json_error = None;
                 decoded.documents.push(Document {
                     start: chunk.start,
                     value,
                     raw_json: None,
+                    implicit,
                 });
             }
             Err(error) => {

@@ -20,6 +20,7 @@ use serde_json::Value;
 pub(crate) use error::{LoadError, LoadErrors};
 pub(crate) use meta::Other;
 use meta::{Blob, Origin};
+pub(crate) use yaml::Implicit;
 
 use crate::model::{Bundle, Channel, Deprecation, Package};
 
@@ -52,6 +53,8 @@ pub(crate) struct Catalog {
     pub(crate) bundles: Vec<Located<Bundle>>,
     pub(crate) deprecations: Vec<Located<Deprecation>>,
     pub(crate) others: Vec<Located<Other>>,
+    /// Plain YAML booleans and numbers under string fields, where they stand.
+    pub(crate) implicit: Vec<Located<Implicit>>,
 }
 
 impl Catalog {
@@ -72,6 +75,7 @@ impl Catalog {
         self.bundles.extend(other.bundles);
         self.deprecations.extend(other.deprecations);
         self.others.extend(other.others);
+        self.implicit.extend(other.implicit);
     }
 }
 
@@ -139,6 +143,18 @@ fn load_file(path: &Path) -> Result<Catalog, LoadError> {
     let mut cursor = LineCursor::default();
     for document in decoded.documents {
         let origin = document.raw_json.map_or(Origin::Yaml, Origin::Json);
+        let (first_line, _) = cursor.advance(&text, document.start);
+        for implicit in document.implicit {
+            let location = Location {
+                file: Arc::clone(&file),
+                line: first_line + implicit.line - 1,
+                column: implicit.column,
+            };
+            catalog.implicit.push(Located {
+                item: implicit,
+                location,
+            });
+        }
         let (line, column) = cursor.advance(&text, content_start(&text, document.start));
         match meta::blob_from_document(document.value, &origin) {
             Ok(blob) => catalog.push(

@@ -17,6 +17,7 @@ mod timestamp;
 use saphyr_parser::Parser;
 use serde_json::Value;
 
+pub(crate) use builder::Implicit;
 use builder::{Builder, Stop};
 use messages::Translated;
 
@@ -77,19 +78,24 @@ impl YamlError {
     }
 }
 
-/// Converts one YAML document to the JSON value opm gets from it. `Ok(None)` for an
-/// empty document (only whitespace/comments/`---`), which opm treats as a null
-/// document.
-pub(crate) fn document_to_json(text: &str) -> Result<Option<Value>, YamlError> {
+/// Converts one catalog YAML document to the JSON value opm gets from it (`None` for
+/// an empty document: only whitespace, comments or `---`, which opm treats as a null
+/// document), with the plain booleans and numbers found under string fields (for
+/// the `yaml-implicit-type` lint).
+pub(crate) fn catalog_document(
+    text: &str,
+) -> Result<(Option<Value>, Vec<builder::Implicit>), YamlError> {
     convert(text, false)
 }
 
-/// [`document_to_json`] with integers kept exact, as for Kubernetes manifests.
+/// [`catalog_document`]'s value with integers kept exact, as for Kubernetes manifests.
 pub(crate) fn manifest_to_json(text: &str) -> Result<Option<Value>, YamlError> {
-    convert(text, true)
+    convert(text, true).map(|(value, _)| value)
 }
 
-fn convert(text: &str, integers: bool) -> Result<Option<Value>, YamlError> {
+type Converted = (Option<Value>, Vec<builder::Implicit>);
+
+fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
     if let Some(offset) = first_control_character(text) {
         let (line, column) = messages::char_position(text, text[..offset].chars().count());
         return Err(YamlError::invalid(
@@ -118,7 +124,7 @@ fn convert(text: &str, integers: bool) -> Result<Option<Value>, YamlError> {
 
 /// Content after the first node: yaml.v2 never reads it, so a decode error in the
 /// first node is what opm reports; otherwise the content is refused.
-fn trailing(builder: Builder<'_>, line: usize, column: usize) -> Result<Option<Value>, YamlError> {
+fn trailing(builder: Builder<'_>, line: usize, column: usize) -> Result<Converted, YamlError> {
     finish(builder)?;
     Err(YamlError::TrailingContent { line, column })
 }
@@ -169,7 +175,7 @@ fn decode_error(failure: &builder::Failure) -> YamlError {
 
 /// The errors in the order opm meets them: yaml.v2's decoding, sigs.k8s.io/yaml's key
 /// conversion, then `json.Marshal`.
-fn finish(builder: Builder<'_>) -> Result<Option<Value>, YamlError> {
+fn finish(mut builder: Builder<'_>) -> Result<Converted, YamlError> {
     if let Some(failure) = &builder.decode_error {
         return Err(decode_error(failure));
     }
@@ -181,6 +187,7 @@ fn finish(builder: Builder<'_>) -> Result<Option<Value>, YamlError> {
         ));
     }
     let non_finite = builder.non_finite;
+    let implicit = std::mem::take(&mut builder.implicit);
     let root = builder.into_root();
     if let Some(name) = root
         .as_ref()
@@ -193,7 +200,7 @@ fn finish(builder: Builder<'_>) -> Result<Option<Value>, YamlError> {
             column: None,
         });
     }
-    Ok(root)
+    Ok((root, implicit))
 }
 
 /// The byte offset of the first character libyaml's reader refuses: C0 controls other

@@ -1,6 +1,8 @@
 //! A validation problem as data: which rule, how severe, opm's message, what it
 //! concerns and where the blobs involved start. Every output format reads these.
 
+use std::borrow::Cow;
+
 use crate::catalog::Location;
 
 /// How bad a finding is. Every rule opm enforces makes a catalog invalid; lints
@@ -33,7 +35,7 @@ pub(crate) struct Finding {
     /// Where each blob involved starts, the most relevant first.
     pub(crate) locations: Vec<Location>,
     /// What opm's message leaves unsaid, where its words could mislead.
-    pub(crate) help: Option<&'static str>,
+    pub(crate) help: Option<Cow<'static, str>>,
 }
 
 impl Finding {
@@ -76,8 +78,8 @@ impl Finding {
         locations.into_iter().fold(self, Finding::at)
     }
 
-    pub(crate) fn help(mut self, help: &'static str) -> Finding {
-        self.help = Some(help);
+    pub(crate) fn help(mut self, help: impl Into<Cow<'static, str>>) -> Finding {
+        self.help = Some(help.into());
         self
     }
 
@@ -208,6 +210,7 @@ rules! {
     ReplacesUnknownBundle => "replaces-unknown-bundle", Warning, "only the tail of a channel replaces a bundle missing from the catalog";
     ImageNotPinned => "image-not-pinned", Warning, "bundle and related images are pinned by digest";
     BundleObjectPresent => "bundle-object-present", Warning, "bundles carry olm.csv.metadata instead of olm.bundle.object";
+    YamlImplicitType => "yaml-implicit-type", Warning, "string fields are not plain YAML 1.1 booleans or numbers";
 }
 
 #[cfg(test)]

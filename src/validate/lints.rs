@@ -1,6 +1,6 @@
 //! Lints beyond opm: problems opm accepts that bite later (extra heads from a
 //! skipRange, replaces edges into nothing, tags instead of digests, bundle
-//! objects). They warn; `--strict` makes them errors.
+//! objects, YAML 1.1 booleans and numbers where strings were meant). They warn; `--strict` makes them errors.
 
 use std::collections::BTreeSet;
 
@@ -19,6 +19,26 @@ pub(crate) fn check(catalog: &Catalog, model: &Model<'_>, collector: &mut Collec
             skip_range_heads(package, channel, collector);
             replaces_unknown(package, channel, collector);
         }
+    }
+    for implicit in &catalog.implicit {
+        let item = &implicit.item;
+        let message = format!(
+            "{}: {} is read as a {}, not as the string {}",
+            item.key,
+            item.text,
+            item.kind,
+            quote(&item.text)
+        );
+        let help = format!(
+            "quote it ({}: '{}'): opm reads YAML 1.1, where unquoted yes/no/on/off/y/n \
+             are booleans and 1.0 or 010 are numbers",
+            item.key, item.text
+        );
+        collector.push(
+            Finding::new(Rule::YamlImplicitType, message)
+                .at(&implicit.location)
+                .help(help),
+        );
     }
     for bundle in &catalog.bundles {
         let item = &bundle.item;

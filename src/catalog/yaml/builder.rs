@@ -40,6 +40,39 @@ pub(super) enum Stop {
     TooDeep { line: usize, column: usize },
 }
 
+/// A plain scalar that YAML 1.1 reads as a boolean or a number where a catalog field
+/// wants a string (`version: 1.0`, `name: yes`): opm reads it as yaml.v2 does, which
+/// is rarely what the author meant. Recorded for a lint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Implicit {
+    pub(crate) key: String,
+    pub(crate) text: String,
+    /// `boolean` or `number`.
+    pub(crate) kind: &'static str,
+    /// 1-based, within the document.
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+}
+
+/// The catalog fields that hold strings (top-level, channel entries, properties,
+/// related images, deprecations): a boolean or number there is a mistake.
+const STRING_FIELDS: [&str; 14] = [
+    "schema",
+    "name",
+    "package",
+    "defaultChannel",
+    "description",
+    "image",
+    "replaces",
+    "skips",
+    "skipRange",
+    "type",
+    "packageName",
+    "version",
+    "release",
+    "message",
+];
+
 /// A finished node on its way to its parent.
 #[derive(Clone)]
 enum Node<'a> {
@@ -100,6 +133,8 @@ pub(super) struct Builder<'a> {
     /// The first sigs.k8s.io/yaml conversion error (unsupported key type).
     pub(super) convert_error: Option<Failure>,
     pub(super) non_finite: bool,
+    /// Plain booleans and numbers under string fields, in document order.
+    pub(super) implicit: Vec<Implicit>,
     /// Keep integers exact (bundle manifests, which Kubernetes decodes with
     /// integers preserved) instead of making every number a `float64`.
     pub(super) integers: bool,
@@ -122,6 +157,7 @@ impl<'a> Builder<'a> {
             decode_error: None,
             convert_error: None,
             non_finite: false,
+            implicit: Vec::new(),
             integers: false,
             // The document node itself.
             decodes: 1,
@@ -217,6 +253,11 @@ impl<'a> Builder<'a> {
         if self.stack.is_empty() && plain && tag.is_none() && text.is_empty() && anchor == 0 {
             self.empty = true;
         }
+        // Booleans and numbers are short; only those under string fields are kept.
+        let watched = (plain && tag.is_none() && text.len() <= 64)
+            .then(|| self.string_field())
+            .flatten()
+            .map(|key| (key, text.to_string()));
         let scalar = match resolve::scalar(text, plain && tag.is_none(), tag) {
             Ok(scalar) => scalar,
             Err(detail) => {
@@ -224,6 +265,9 @@ impl<'a> Builder<'a> {
                 Scalar::Null
             }
         };
+        if let Some((key, text)) = watched {
+            self.note_implicit(&scalar, key, text, at);
+        }
         if anchor != 0 {
             let node = Node::Scalar(scalar.clone());
             self.anchors.insert(anchor, Anchored { node, cost: 1 });
@@ -323,6 +367,44 @@ impl<'a> Builder<'a> {
             _ => Node::Scalar(Scalar::Null),
         };
         self.attach(node, cost.saturating_add(1), at);
+    }
+
+    /// The string field whose value comes next (directly, or as an item of a list
+    /// under it, such as `skips`).
+    fn string_field(&self) -> Option<String> {
+        let mut frames = self.stack.iter().rev();
+        let key = match frames.next()? {
+            Frame::Mapping {
+                slot: Slot::Key(key),
+                ..
+            } => key,
+            Frame::Sequence { .. } => match frames.next()? {
+                Frame::Mapping {
+                    slot: Slot::Key(key),
+                    ..
+                } => key,
+                Frame::Mapping { .. } | Frame::Sequence { .. } => return None,
+            },
+            Frame::Mapping { .. } => return None,
+        };
+        STRING_FIELDS.contains(&key.as_str()).then(|| key.clone())
+    }
+
+    /// Records a plain boolean or number where a string field wanted a string.
+    fn note_implicit(&mut self, scalar: &Scalar<'_>, key: String, text: String, at: usize) {
+        let kind = match scalar {
+            Scalar::Bool(_) => "boolean",
+            Scalar::Int(_) | Scalar::Uint(_) | Scalar::Float(_) => "number",
+            Scalar::Null | Scalar::Str(_) => return,
+        };
+        let (line, column) = char_position(self.text, at);
+        self.implicit.push(Implicit {
+            key,
+            text,
+            kind,
+            line,
+            column,
+        });
     }
 
     fn expects_key(&self) -> bool {

@@ -4,7 +4,37 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{YamlError, document_to_json};
+use super::{Implicit, YamlError, catalog_document};
+
+fn document_to_json(text: &str) -> Result<Option<Value>, YamlError> {
+    catalog_document(text).map(|(value, _)| value)
+}
+
+#[test]
+fn plain_booleans_and_numbers_under_string_fields_are_noted() {
+    let text = "name: yes\nversion: 1.0\nskips:\n- 010\nquoted: '1.0'\nsupported: true\nimage: \"1\"\nreplaces: foo\n";
+    let (_, implicit) = catalog_document(text).expect("valid");
+    let noted: Vec<(&str, &str, &str, usize, usize)> = implicit
+        .iter()
+        .map(
+            |Implicit {
+                 key,
+                 text,
+                 kind,
+                 line,
+                 column,
+             }| { (key.as_str(), text.as_str(), *kind, *line, *column) },
+        )
+        .collect();
+    assert_eq!(
+        noted,
+        [
+            ("name", "yes", "boolean", 1, 7),
+            ("version", "1.0", "number", 2, 10),
+            ("skips", "010", "number", 4, 3),
+        ]
+    );
+}
 
 fn convert(text: &str) -> Value {
     match document_to_json(text) {

@@ -32,7 +32,7 @@ pub(crate) fn write(outcome: &Outcome) -> String {
         for location in finding.locations.iter().skip(1) {
             let _ = write!(message, "\nsee also {}", super::display_location(location));
         }
-        if let Some(help) = finding.help {
+        if let Some(help) = finding.help.as_deref() {
             message.push_str("\nhelp: ");
             message.push_str(help);
         }

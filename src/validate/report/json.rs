@@ -54,7 +54,7 @@ pub(crate) fn finding_node(finding: &Finding) -> Node<'_> {
         ])
     });
     fields.push(("locations".into(), Node::Array(locations.collect())));
-    if let Some(help) = finding.help {
+    if let Some(help) = finding.help.as_deref() {
         fields.push(("help".into(), Node::str(help)));
     }
     Node::Object(fields)

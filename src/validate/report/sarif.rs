@@ -141,7 +141,7 @@ fn uri(path: &str) -> String {
 
 fn result_node(finding: &Finding) -> Node<'_> {
     let mut text = finding.message.clone();
-    if let Some(help) = finding.help {
+    if let Some(help) = finding.help.as_deref() {
         text = format!("{text}\nhelp: {help}");
     }
     let mut fields: Vec<(Cow<'_, str>, Node<'_>)> = vec![

@@ -77,7 +77,7 @@ fn write_plain(finding: &Finding, out: &mut String) {
     for location in &finding.locations {
         let _ = writeln!(out, "    --> {}", display_location(location));
     }
-    if let Some(help) = finding.help {
+    if let Some(help) = finding.help.as_deref() {
         let _ = writeln!(out, "    help: {help}");
     }
 }
@@ -166,7 +166,7 @@ fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut String) {
     if !elsewhere.is_empty() {
         help.push(format!("see also {}", elsewhere.join(", ")));
     }
-    if let Some(text) = finding.help {
+    if let Some(text) = finding.help.as_deref() {
         help.push(text.to_owned());
     }
     let diagnostic = FindingDiagnostic {
