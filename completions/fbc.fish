@@ -49,6 +49,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand validate" -l allow -d 'Disable a
 replaces-unknown-bundle\t''
 image-not-pinned\t''
 bundle-object-present\t''
+schema-property\t''
 yaml-implicit-type\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l strict -d 'Treat warnings from lints as errors'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -210,6 +210,7 @@ rules! {
     ReplacesUnknownBundle => "replaces-unknown-bundle", Warning, "only the tail of a channel replaces a bundle missing from the catalog";
     ImageNotPinned => "image-not-pinned", Warning, "bundle and related images are pinned by digest";
     BundleObjectPresent => "bundle-object-present", Warning, "bundles carry olm.csv.metadata instead of olm.bundle.object";
+    SchemaProperty => "schema-property", Warning, "known property values match their JSON Schema in schemas/";
     YamlImplicitType => "yaml-implicit-type", Warning, "string fields are not plain YAML 1.1 booleans or numbers";
 }
 

@@ -13,6 +13,7 @@ mod lints;
 mod model;
 mod properties;
 pub(crate) mod report;
+mod schemas;
 mod tree;
 
 pub(crate) use finding::{Finding, Rule, Severity};
@@ -36,6 +37,7 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
     deprecations::apply(catalog, &mut model, &mut collector);
     let tree = checks::validate(&model, &mut collector);
     lints::check(catalog, &model, &mut collector);
+    schemas::check(catalog, &mut collector);
     let opm_message = collector
         .opm_error
         .take()

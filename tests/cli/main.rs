@@ -6,6 +6,7 @@ mod generate;
 mod graph;
 mod readme;
 mod render;
+mod schemas;
 mod upgrade_path;
 mod validate;
 

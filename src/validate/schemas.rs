@@ -1,0 +1,169 @@
+//! The JSON Schemas of `schemas/`, embedded in the binary, applied to the values of
+//! the bundle properties opm knows. opm decodes those values leniently (missing
+//! fields are empty, unknown fields are dropped, constraints are not checked at all),
+//! so a schema finding is a warning: the verdict stays opm's. A bundle that already
+//! has an error gets no schema findings, so that one problem is reported once.
+//!
+//! The blob schemas (`olm.package`, `olm.channel`, `olm.bundle`, `olm.deprecations`,
+//! `fbc.schema.json`) are for editors: fbc's own checks of those blobs are opm's rules,
+//! with exact locations.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use jsonschema::Validator;
+use serde_json::Value;
+
+use crate::catalog::Catalog;
+
+use super::finding::{Collector, Finding, Rule, Severity};
+
+/// Property type and schema text.
+const PROPERTY_SCHEMAS: [(&str, &str); 7] = [
+    (
+        "olm.package",
+        include_str!("../../schemas/property.olm.package.schema.json"),
+    ),
+    (
+        "olm.gvk",
+        include_str!("../../schemas/property.olm.gvk.schema.json"),
+    ),
+    (
+        "olm.gvk.required",
+        include_str!("../../schemas/property.olm.gvk.required.schema.json"),
+    ),
+    (
+        "olm.package.required",
+        include_str!("../../schemas/property.olm.package.required.schema.json"),
+    ),
+    (
+        "olm.bundle.object",
+        include_str!("../../schemas/property.olm.bundle.object.schema.json"),
+    ),
+    (
+        "olm.csv.metadata",
+        include_str!("../../schemas/property.olm.csv.metadata.schema.json"),
+    ),
+    (
+        "olm.constraint",
+        include_str!("../../schemas/property.olm.constraint.schema.json"),
+    ),
+];
+
+/// Each property schema, compiled once.
+static VALIDATORS: LazyLock<Vec<(&'static str, Validator)>> = LazyLock::new(|| {
+    PROPERTY_SCHEMAS
+        .iter()
+        .map(|(kind, text)| {
+            let schema: Value = serde_json::from_str(text).expect("the embedded schemas are JSON");
+            let validator =
+                jsonschema::draft202012::new(&schema).expect("the embedded schemas compile");
+            (*kind, validator)
+        })
+        .collect()
+});
+
+fn validator(kind: &str) -> Option<&'static Validator> {
+    VALIDATORS
+        .iter()
+        .find(|(known, _)| *known == kind)
+        .map(|(_, validator)| validator)
+}
+
+pub(crate) fn check(catalog: &Catalog, collector: &mut Collector) {
+    let failed: HashSet<(&str, &str)> = collector
+        .findings
+        .iter()
+        .filter(|finding| finding.severity == Severity::Error)
+        .filter_map(|finding| Some((finding.package.as_deref()?, finding.bundle.as_deref()?)))
+        .collect();
+    let mut findings = Vec::new();
+    for bundle in &catalog.bundles {
+        let item = &bundle.item;
+        if failed.contains(&(item.package.as_str(), item.name.as_str())) {
+            continue;
+        }
+        for (index, property) in item.properties.iter().enumerate() {
+            let (Some(value), Some(validator)) = (&property.value, validator(&property.kind))
+            else {
+                continue;
+            };
+            for error in validator.iter_errors(value) {
+                let message = format!(
+                    "{} property at /properties/{index}/value{}: {error}",
+                    property.kind,
+                    error.instance_path().as_str()
+                );
+                let help = format!(
+                    "opm reads this value without complaint, but it does not match \
+                     schemas/property.{}.schema.json",
+                    property.kind
+                );
+                findings.push(
+                    Finding::new(Rule::SchemaProperty, message)
+                        .package(&item.package)
+                        .bundle(&item.name)
+                        .at(&bundle.location)
+                        .help(help),
+                );
+            }
+        }
+    }
+    for finding in findings {
+        collector.push(finding);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn errors(kind: &str, value: &Value) -> Vec<String> {
+        let validator = validator(kind).expect("a known property type");
+        validator
+            .iter_errors(value)
+            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn every_embedded_schema_compiles() {
+        assert_eq!(VALIDATORS.len(), PROPERTY_SCHEMAS.len());
+    }
+
+    #[test]
+    fn property_values_are_checked_against_their_schema() {
+        assert!(
+            errors(
+                "olm.package",
+                &json!({"packageName": "foo", "version": "1.0.0"})
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            errors(
+                "olm.package",
+                &json!({"packageName": "foo", "verison": "1.0.0"})
+            ),
+            [
+                ": \"version\" is a required property",
+                ": Additional properties are not allowed ('verison' was unexpected)"
+            ]
+        );
+        assert_eq!(
+            errors("olm.gvk", &json!({"group": "g", "kind": "K"})),
+            [": \"version\" is a required property"]
+        );
+        let cel = json!({"cel": {"rule": "true"}, "failureMessage": "no"});
+        assert!(errors("olm.constraint", &cel).is_empty());
+        let nested = json!({"all": {"constraints": [{"gvk": {"group": "g", "version": "v1", "kind": "K"}}, {"not": {"constraints": [{"package": {"packageName": "p"}}]}}]}});
+        assert_eq!(
+            errors("olm.constraint", &nested),
+            [
+                "/all/constraints/1/not/constraints/0/package: \"versionRange\" is a required property"
+            ]
+        );
+        assert_eq!(errors("olm.constraint", &json!({})).len(), 1);
+    }
+}

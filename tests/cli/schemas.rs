@@ -1,0 +1,104 @@
+//! The JSON Schemas in `schemas/` are valid draft 2020-12 schemas, and every blob
+//! that opm accepts (the example catalog, the corpus catalogs) matches
+//! `fbc.schema.json`, so an editor using them does not flag good catalogs.
+
+use std::path::PathBuf;
+
+use jsonschema::{Retrieve, Uri};
+use serde_json::Value;
+
+use crate::{corpus, run, stdout};
+
+fn schema_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schemas")
+}
+
+fn read(path: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(path).expect("a readable schema");
+    serde_json::from_str(&text).expect("a JSON schema")
+}
+
+/// Serves `file:///schemas/<name>` from the repository's `schemas/`.
+struct Schemas;
+
+impl Retrieve for Schemas {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let name = uri.path().as_str().trim_start_matches("/schemas/");
+        Ok(read(&schema_dir().join(name)))
+    }
+}
+
+fn blobs(output: &str) -> Vec<Value> {
+    serde_json::Deserializer::from_str(output)
+        .into_iter::<Value>()
+        .map(|blob| blob.expect("render prints JSON"))
+        .collect()
+}
+
+#[test]
+fn schemas_are_valid_draft_2020_12() {
+    let mut count = 0;
+    for entry in std::fs::read_dir(schema_dir()).expect("schemas/ exists") {
+        let path = entry.expect("an entry").path();
+        let schema = read(&path);
+        assert!(
+            jsonschema::meta::validate(&schema).is_ok(),
+            "{}",
+            path.display()
+        );
+        count += 1;
+    }
+    assert!(count >= 13, "schemas are missing");
+}
+
+#[test]
+fn blobs_opm_accepts_match_the_catalog_schema() {
+    let validator = jsonschema::options()
+        .with_base_uri("file:///schemas/fbc.schema.json")
+        .with_retriever(Schemas)
+        .build(&read(&schema_dir().join("fbc.schema.json")))
+        .expect("fbc.schema.json compiles");
+    let mut dirs = vec![PathBuf::from("testdata/examples/hello-catalog")];
+    if let Some(corpus) = corpus() {
+        dirs.push(corpus.join("catalogs/community-v4.18"));
+        dirs.push(corpus.join("catalogs/kueue-v4.18"));
+    }
+    for dir in dirs {
+        let output = run(&["render", dir.to_str().expect("UTF-8 path")]);
+        assert_eq!(output.status.code(), Some(0));
+        for blob in blobs(&stdout(&output)) {
+            let errors: Vec<String> = validator
+                .iter_errors(&blob)
+                .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{}: {} {}: {errors:?}",
+                dir.display(),
+                blob["schema"],
+                blob["name"]
+            );
+        }
+    }
+}
+
+#[test]
+fn the_catalog_schema_points_at_mistakes() {
+    let validator = jsonschema::options()
+        .with_base_uri("file:///schemas/fbc.schema.json")
+        .with_retriever(Schemas)
+        .build(&read(&schema_dir().join("fbc.schema.json")))
+        .expect("fbc.schema.json compiles");
+    let channel = serde_json::json!({
+        "schema": "olm.channel", "name": "stable", "package": "foo",
+        "entries": [{"name": "foo.v1", "replace": "foo.v0"}]
+    });
+    let errors: Vec<String> = validator
+        .iter_errors(&channel)
+        .map(|error| error.instance_path().as_str().to_owned())
+        .collect();
+    assert_eq!(errors, ["/entries/0"]);
+}
