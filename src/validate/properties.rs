@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use crate::bundle::migrate::schema;
 use crate::go::fmt::quote;
 use crate::model::go_decode::{GoDecoder, match_field};
 use crate::model::property::Property;
@@ -23,23 +24,17 @@ pub(crate) struct Parsed {
     pub(crate) packages: Vec<PackageProperty>,
 }
 
-/// The Go type of a struct field, enough to reproduce `encoding/json`'s errors.
+/// The Go type of a field of the small property structs, enough to reproduce
+/// `encoding/json`'s errors.
 #[derive(Debug, Clone, Copy)]
 enum GoType {
     String,
-    Bool,
-    Int32,
-    /// `json.RawMessage`: anything goes.
-    Raw,
     Bytes,
-    StringMap,
-    Slice(&'static GoType, &'static str),
-    Struct(&'static GoStruct),
 }
 
 #[derive(Debug)]
 struct GoStruct {
-    /// The Go type name in messages (`property.Package`, `v1alpha1.AppLink`).
+    /// The Go type name in messages (`property.Package`).
     qualified: &'static str,
     fields: &'static [(&'static str, GoType)],
 }
@@ -49,8 +44,6 @@ impl GoStruct {
         self.qualified.rsplit('.').next().unwrap_or(self.qualified)
     }
 }
-
-const STRING_LIST: GoType = GoType::Slice(&GoType::String, "[]string");
 
 const PACKAGE: GoStruct = GoStruct {
     qualified: "property.Package",
@@ -88,172 +81,27 @@ const CHANNEL: GoStruct = GoStruct {
     qualified: "property.Channel",
     fields: &[("channelName", GoType::String)],
 };
-const APP_LINK: GoStruct = GoStruct {
-    qualified: "v1alpha1.AppLink",
-    fields: &[("name", GoType::String), ("url", GoType::String)],
-};
-const MAINTAINER: GoStruct = GoStruct {
-    qualified: "v1alpha1.Maintainer",
-    fields: &[("name", GoType::String), ("email", GoType::String)],
-};
-const INSTALL_MODE: GoStruct = GoStruct {
-    qualified: "v1alpha1.InstallMode",
-    fields: &[("type", GoType::String), ("supported", GoType::Bool)],
-};
-const GROUP_VERSION_KIND: GoStruct = GoStruct {
-    qualified: "v1.GroupVersionKind",
-    fields: &[
-        ("group", GoType::String),
-        ("version", GoType::String),
-        ("kind", GoType::String),
-    ],
-};
-const RESOURCE_REFERENCE: GoStruct = GoStruct {
-    qualified: "v1alpha1.APIResourceReference",
-    fields: &[
-        ("name", GoType::String),
-        ("kind", GoType::String),
-        ("version", GoType::String),
-    ],
-};
-const DESCRIPTOR_FIELDS: &[(&str, GoType)] = &[
-    ("path", GoType::String),
-    ("displayName", GoType::String),
-    ("description", GoType::String),
-    ("x-descriptors", STRING_LIST),
-    ("value", GoType::Raw),
-];
-const STATUS_DESCRIPTOR: GoStruct = GoStruct {
-    qualified: "v1alpha1.StatusDescriptor",
-    fields: DESCRIPTOR_FIELDS,
-};
-const SPEC_DESCRIPTOR: GoStruct = GoStruct {
-    qualified: "v1alpha1.SpecDescriptor",
-    fields: DESCRIPTOR_FIELDS,
-};
-const ACTION_DESCRIPTOR: GoStruct = GoStruct {
-    qualified: "v1alpha1.ActionDescriptor",
-    fields: DESCRIPTOR_FIELDS,
-};
-const RESOURCES: GoType = GoType::Slice(
-    &GoType::Struct(&RESOURCE_REFERENCE),
-    "[]v1alpha1.APIResourceReference",
-);
-const STATUS_DESCRIPTORS: GoType = GoType::Slice(
-    &GoType::Struct(&STATUS_DESCRIPTOR),
-    "[]v1alpha1.StatusDescriptor",
-);
-const SPEC_DESCRIPTORS: GoType = GoType::Slice(
-    &GoType::Struct(&SPEC_DESCRIPTOR),
-    "[]v1alpha1.SpecDescriptor",
-);
-const ACTION_DESCRIPTORS: GoType = GoType::Slice(
-    &GoType::Struct(&ACTION_DESCRIPTOR),
-    "[]v1alpha1.ActionDescriptor",
-);
-const CRD_DESCRIPTION: GoStruct = GoStruct {
-    qualified: "v1alpha1.CRDDescription",
-    fields: &[
-        ("name", GoType::String),
-        ("version", GoType::String),
-        ("kind", GoType::String),
-        ("displayName", GoType::String),
-        ("description", GoType::String),
-        ("resources", RESOURCES),
-        ("statusDescriptors", STATUS_DESCRIPTORS),
-        ("specDescriptors", SPEC_DESCRIPTORS),
-        ("actionDescriptors", ACTION_DESCRIPTORS),
-    ],
-};
-const API_SERVICE_DESCRIPTION: GoStruct = GoStruct {
-    qualified: "v1alpha1.APIServiceDescription",
-    fields: &[
-        ("name", GoType::String),
-        ("group", GoType::String),
-        ("version", GoType::String),
-        ("kind", GoType::String),
-        ("deploymentName", GoType::String),
-        ("containerPort", GoType::Int32),
-        ("displayName", GoType::String),
-        ("description", GoType::String),
-        ("resources", RESOURCES),
-        ("statusDescriptors", STATUS_DESCRIPTORS),
-        ("specDescriptors", SPEC_DESCRIPTORS),
-        ("actionDescriptors", ACTION_DESCRIPTORS),
-    ],
-};
-const CRD_DESCRIPTIONS: GoType = GoType::Slice(
-    &GoType::Struct(&CRD_DESCRIPTION),
-    "[]v1alpha1.CRDDescription",
-);
-const API_SERVICE_DESCRIPTIONS: GoType = GoType::Slice(
-    &GoType::Struct(&API_SERVICE_DESCRIPTION),
-    "[]v1alpha1.APIServiceDescription",
-);
-const CUSTOM_RESOURCE_DEFINITIONS: GoStruct = GoStruct {
-    qualified: "v1alpha1.CustomResourceDefinitions",
-    fields: &[("owned", CRD_DESCRIPTIONS), ("required", CRD_DESCRIPTIONS)],
-};
-const API_SERVICE_DEFINITIONS: GoStruct = GoStruct {
-    qualified: "v1alpha1.APIServiceDefinitions",
-    fields: &[
-        ("owned", API_SERVICE_DESCRIPTIONS),
-        ("required", API_SERVICE_DESCRIPTIONS),
-    ],
-};
-const CSV_METADATA: GoStruct = GoStruct {
-    qualified: "property.CSVMetadata",
-    fields: &[
-        ("annotations", GoType::StringMap),
-        (
-            "apiServiceDefinitions",
-            GoType::Struct(&API_SERVICE_DEFINITIONS),
-        ),
-        (
-            "crdDescriptions",
-            GoType::Struct(&CUSTOM_RESOURCE_DEFINITIONS),
-        ),
-        ("description", GoType::String),
-        ("displayName", GoType::String),
-        (
-            "installModes",
-            GoType::Slice(&GoType::Struct(&INSTALL_MODE), "[]v1alpha1.InstallMode"),
-        ),
-        ("keywords", STRING_LIST),
-        ("labels", GoType::StringMap),
-        (
-            "links",
-            GoType::Slice(&GoType::Struct(&APP_LINK), "[]v1alpha1.AppLink"),
-        ),
-        (
-            "maintainers",
-            GoType::Slice(&GoType::Struct(&MAINTAINER), "[]v1alpha1.Maintainer"),
-        ),
-        ("maturity", GoType::String),
-        ("minKubeVersion", GoType::String),
-        (
-            "nativeAPIs",
-            GoType::Slice(
-                &GoType::Struct(&GROUP_VERSION_KIND),
-                "[]v1.GroupVersionKind",
-            ),
-        ),
-        ("provider", GoType::Struct(&APP_LINK)),
-    ],
-};
 
-/// The Go struct a known property type decodes into; `None` for "other" types.
-fn struct_for(kind: &str) -> Option<&'static GoStruct> {
-    Some(match kind {
+/// What a known property type decodes into.
+enum Known {
+    Struct(&'static GoStruct),
+    /// `property.CSVMetadata`, described once for decoding and for the migration
+    /// that writes it.
+    CsvMetadata,
+}
+
+/// The Go type a known property type decodes into; `None` for "other" types.
+fn known(kind: &str) -> Option<Known> {
+    Some(Known::Struct(match kind {
         "olm.package" => &PACKAGE,
         "olm.package.required" => &PACKAGE_REQUIRED,
         "olm.gvk" => &GVK,
         "olm.gvk.required" => &GVK_REQUIRED,
         "olm.bundle.object" => &BUNDLE_OBJECT,
-        "olm.csv.metadata" => &CSV_METADATA,
         "olm.channel" => &CHANNEL,
+        "olm.csv.metadata" => return Some(Known::CsvMetadata),
         _ => return None,
-    })
+    }))
 }
 
 /// `property.Parse`: every property in order, stopping at the first failure.
@@ -270,11 +118,16 @@ pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
         let Some(value) = &property.value else {
             return Err(fail("unexpected end of JSON input".to_owned()));
         };
-        let Some(go_struct) = struct_for(&property.kind) else {
+        let Some(known) = known(&property.kind) else {
             continue;
         };
         let mut decoder = GoDecoder::default();
-        decode_struct(&mut decoder, value, go_struct);
+        match known {
+            Known::Struct(go_struct) => decode_struct(&mut decoder, value, go_struct),
+            Known::CsvMetadata => {
+                schema::decode_fields(&mut decoder, value, &schema::CSV_METADATA, "");
+            }
+        }
         decoder.finish().map_err(fail)?;
         if property.kind == "olm.package" {
             parsed.packages.push(package_property(value));
@@ -333,62 +186,17 @@ fn decode_fields(
 
 /// One field value; `owner` is the struct that declares the field, as Go names it.
 fn decode_value(decoder: &mut GoDecoder, value: &Value, go_type: GoType, owner: &str) {
-    if value.is_null() {
-        return;
-    }
     // Loading already decoded every `olm.bundle.object` (the one `[]byte` field)
     // and refused the catalog if one failed; decoding megabytes of manifests
     // again would only cost time, so a string is all a `[]byte` needs here.
-    let accepted = match go_type {
-        GoType::Raw => true,
-        GoType::String | GoType::Bytes => value.is_string(),
-        GoType::Bool => value.is_boolean(),
-        _ => false,
-    };
-    if accepted {
+    if value.is_null() || value.is_string() {
         return;
     }
-    match go_type {
-        GoType::Raw => {}
-        GoType::String => decoder.mismatch(value, owner, "string"),
-        GoType::Bool => decoder.mismatch(value, owner, "bool"),
-        GoType::Int32 => decode_int32(decoder, value, owner),
-        GoType::Bytes => decoder.mismatch(value, owner, "[]uint8"),
-        GoType::StringMap => match value {
-            Value::Object(map) => {
-                for item in map
-                    .values()
-                    .filter(|item| !item.is_string() && !item.is_null())
-                {
-                    decoder.mismatch(item, owner, "string");
-                }
-            }
-            other => decoder.mismatch(other, owner, "map[string]string"),
-        },
-        GoType::Slice(element, name) => match value {
-            Value::Array(items) => {
-                for item in items {
-                    decode_value(decoder, item, *element, owner);
-                }
-            }
-            other => decoder.mismatch(other, owner, name),
-        },
-        GoType::Struct(inner) => match value {
-            Value::Object(map) => decode_fields(decoder, map, inner),
-            other => decoder.mismatch(other, owner, inner.qualified),
-        },
-    }
-}
-
-/// Go accepts integers that fit; others are mismatches (Go's text adds the
-/// number itself, `number 1.5`, which this message leaves out).
-fn decode_int32(decoder: &mut GoDecoder, value: &Value, owner: &str) {
-    let fits = value.as_f64().is_some_and(|number| {
-        number.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&number)
-    });
-    if !fits {
-        decoder.mismatch(value, owner, "int32");
-    }
+    let go_name = match go_type {
+        GoType::String => "string",
+        GoType::Bytes => "[]uint8",
+    };
+    decoder.mismatch(value, owner, go_name);
 }
 
 #[cfg(test)]
@@ -463,6 +271,23 @@ mod tests {
         let parsed = parse(&[property("olm.package", Some(Value::Null))]).expect("null is fine");
         assert_eq!(parsed.packages, [PackageProperty::default()]);
         assert!(parse(&[property("custom", Some(Value::Null))]).is_ok());
+    }
+
+    #[test]
+    fn catalog_numbers_that_are_integers_fit_int32_fields() {
+        // Catalog numbers are float64, so a port reads as 8080.0; Go takes it.
+        let port = |number: f64| {
+            let services = json!({"owned": [{"name": "a", "containerPort": number}]});
+            parse(&[property(
+                "olm.csv.metadata",
+                Some(json!({"apiServiceDefinitions": services})),
+            )])
+        };
+        assert!(port(8080.0).is_ok());
+        assert_eq!(
+            port(1.5).expect_err("not an integer"),
+            "parse property[0] of type \"olm.csv.metadata\": json: cannot unmarshal number into Go struct field APIServiceDescription.apiServiceDefinitions.owned.containerPort of type int32"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the first up to and including a chosen level, on every rendered reference.
 
 mod csv_metadata;
-mod schema;
+pub(crate) mod schema;
 
 use std::fmt::Write as _;
 

@@ -189,6 +189,34 @@ pub(crate) static GROUP_VERSION_KIND: Schema = Schema {
     ],
 };
 
+/// `property.CSVMetadata`, the value of an `olm.csv.metadata` property, as opm's
+/// `property.Parse` decodes it.
+pub(crate) static CSV_METADATA: Schema = Schema {
+    name: "CSVMetadata",
+    go_type: "property.CSVMetadata",
+    slice_type: "[]property.CSVMetadata",
+    fields: &[
+        field("annotations", Kind::StringMap, true),
+        field(
+            "apiServiceDefinitions",
+            Kind::Struct(&API_SERVICE_DEFINITIONS),
+            true,
+        ),
+        field("crdDescriptions", Kind::Struct(&CRD_DEFINITIONS), true),
+        field("description", Kind::Str, true),
+        field("displayName", Kind::Str, true),
+        field("installModes", Kind::List(&INSTALL_MODE), true),
+        field("keywords", Kind::Strings, true),
+        field("labels", Kind::StringMap, true),
+        field("links", Kind::List(&APP_LINK), true),
+        field("maintainers", Kind::List(&MAINTAINER), true),
+        field("maturity", Kind::Str, true),
+        field("minKubeVersion", Kind::Str, true),
+        field("nativeAPIs", Kind::List(&GROUP_VERSION_KIND), true),
+        field("provider", Kind::Struct(&APP_LINK), true),
+    ],
+};
+
 /// A decoded field: `None` only for an absent raw message.
 pub(crate) type Slot = Option<Node<'static>>;
 
@@ -303,12 +331,15 @@ pub(crate) fn decode_value(
         (Kind::Str, _) => mismatch(decoder, "string"),
         (Kind::Bool, Value::Bool(flag)) => Some(Node::Bool(*flag)),
         (Kind::Bool, _) => mismatch(decoder, "bool"),
-        (Kind::Int32, Value::Number(number)) => {
-            match number.as_i64().and_then(|n| i32::try_from(n).ok()) {
-                Some(port) => Some(Node::Number(f64::from(port))),
-                None => mismatch(decoder, "int32"),
-            }
-        }
+        // Catalog numbers are float64 (an integral 8080 is `8080.0` here); Go
+        // accepts any integral number that fits.
+        (Kind::Int32, Value::Number(number)) => match number
+            .as_f64()
+            .filter(|n| n.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(n))
+        {
+            Some(port) => Some(Node::Number(port)),
+            None => mismatch(decoder, "int32"),
+        },
         (Kind::Int32, _) => mismatch(decoder, "int32"),
         (Kind::Strings, Value::Array(items)) => Some(Node::Array(
             items
