@@ -59,6 +59,18 @@ pub(crate) enum LoadError {
     )]
     DirectoryLink { path: PathBuf },
 
+    #[error(
+        "{}: no such directory, and fbc cannot pull it as an image reference (opm would try)",
+        .reference.display()
+    )]
+    #[diagnostic(
+        code(fbc::catalog::image_reference),
+        help(
+            "check the path for a typo; for an image, unpack it first (for example `oc image extract <image> --path /:dir` or `skopeo copy` with `umoci unpack`) and render the directory"
+        )
+    )]
+    ImageReference { reference: PathBuf },
+
     #[error("{path}: not a directory")]
     #[diagnostic(code(fbc::catalog::not_a_directory))]
     NotADirectory { path: PathBuf },

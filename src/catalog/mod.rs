@@ -260,6 +260,12 @@ pub(crate) fn require_directory(path: &Path) -> Result<(), LoadError> {
         Ok(_) => Err(LoadError::NotADirectory {
             path: path.to_path_buf(),
         }),
+        // opm takes any reference it cannot stat for an image.
+        Err(source) if source.kind() == std::io::ErrorKind::NotFound => {
+            Err(LoadError::ImageReference {
+                reference: path.to_path_buf(),
+            })
+        }
         Err(source) => Err(LoadError::Io {
             path: path.to_path_buf(),
             source,
