@@ -41,6 +41,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--migrate-level', '--migrate-level', [CompletionResultType]::ParameterName, 'Name of the last migration to run (default: none)')
             [CompletionResult]::new('--image-ref-template', '--image-ref-template', [CompletionResultType]::ParameterName, 'Image reference of bundles rendered from bundle directories (a Go template)')
             [CompletionResult]::new('--migrate', '--migrate', [CompletionResultType]::ParameterName, 'Perform all available schema migrations on the rendered FBC')
+            [CompletionResult]::new('--use-http', '--use-http', [CompletionResultType]::ParameterName, 'Pull images over plain HTTP instead of HTTPS (local or test registries)')
+            [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
+            [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -37,6 +37,9 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --migrate-level 'Name of the last migration to run (default: none)'
             cand --image-ref-template 'Image reference of bundles rendered from bundle directories (a Go template)'
             cand --migrate 'Perform all available schema migrations on the rendered FBC'
+            cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+            cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
+            cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

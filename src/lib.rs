@@ -10,6 +10,7 @@ pub mod cli;
 mod commands;
 mod go;
 mod graph;
+mod image;
 mod model;
 mod output;
 // No caller yet: validation and the upgrade graph will use these.

@@ -110,20 +110,30 @@ pub(crate) struct RenderedBundle {
     pub(crate) csv: Value,
 }
 
+/// Where a rendered bundle's `image` comes from.
+#[derive(Clone, Copy)]
+pub(crate) enum BundleImage<'a> {
+    /// A directory has no image, unless `--image-ref-template` makes one.
+    Template(Option<&'a ImageTemplate>),
+    /// A bundle image: the reference exactly as the user typed it.
+    Reference(&'a str),
+}
+
 /// Renders the bundle directory `directory` (shown as `reference` in messages).
 /// `migrating` says that the CSV-metadata migration will run next: it drops the
 /// bundle objects of a bundle with an image, so they are not built then.
 pub(crate) fn render_directory(
     directory: &Path,
     reference: &str,
-    template: Option<&ImageTemplate>,
+    image: BundleImage<'_>,
     migrating: bool,
 ) -> Result<RenderedBundle, BundleError> {
     let mut parsed = parse(directory)?;
     let csv = Csv::new(&parsed.objects[parsed.csv_index]);
-    let image = match template {
-        None => String::new(),
-        Some(template) => {
+    let image = match image {
+        BundleImage::Reference(reference) => reference.to_owned(),
+        BundleImage::Template(None) => String::new(),
+        BundleImage::Template(Some(template)) => {
             fill_template(template, &parsed).map_err(|message| BundleError::Template {
                 reference: reference.to_owned(),
                 message,

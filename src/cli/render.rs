@@ -22,8 +22,8 @@ argument order, without de-duplication.";
 
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// Catalog or bundle directories to render
-    #[arg(required = true, value_name = "DIR")]
+    /// Catalog or bundle directories, or catalog or bundle image references, to render
+    #[arg(required = true, value_name = "DIR|IMAGE")]
     pub references: Vec<PathBuf>,
 
     /// Output format
@@ -51,4 +51,23 @@ none (opm's `--alpha-image-ref-template`, also accepted). A Go template with the
 Bundles need an image for `--migrate` to turn their objects into `olm.csv.metadata`."
     )]
     pub image_ref_template: Option<String>,
+
+    #[command(flatten)]
+    pub registry: RegistryArgs,
+}
+
+/// How images are pulled (opm's root flags).
+#[derive(Debug, clap::Args)]
+pub struct RegistryArgs {
+    /// Pull images over plain HTTP instead of HTTPS (local or test registries)
+    #[arg(long, conflicts_with_all = ["skip_tls_verify", "skip_tls"])]
+    pub use_http: bool,
+
+    /// Pull images over HTTPS without verifying the registry's certificate
+    #[arg(long, conflicts_with = "skip_tls")]
+    pub skip_tls_verify: bool,
+
+    /// Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)
+    #[arg(long, hide = true)]
+    pub skip_tls: bool,
 }

@@ -8,10 +8,11 @@ use rayon::prelude::*;
 
 use crate::ExitStatus;
 use crate::bundle::migrate::Migrations;
-use crate::bundle::{self, BundleError, ImageTemplate};
+use crate::bundle::{self, BundleError, BundleImage, ImageTemplate};
 use crate::catalog::{self, Catalog, Located, Location};
 use crate::cli::{OutputFormat, RenderArgs};
 use crate::go::fmt::quote;
+use crate::image::{self, ImageKind, PullOptions};
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA};
 use crate::output::catalog::{Format, WriteError, write_catalog};
 
@@ -21,6 +22,7 @@ struct Settings {
     format: Format,
     template: Option<ImageTemplate>,
     migrations: Option<Migrations>,
+    pull: PullOptions,
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -54,6 +56,13 @@ enum RenderError {
     #[error("migrate: {message}")]
     #[diagnostic(code(fbc::render::migrate))]
     Migrate { message: String },
+    #[error("render reference {}: {error}", quote(reference))]
+    #[diagnostic(code(fbc::render::image))]
+    Image {
+        reference: String,
+        #[source]
+        error: image::ImageError,
+    },
 }
 
 fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
@@ -82,6 +91,10 @@ fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
         },
         template,
         migrations,
+        pull: PullOptions {
+            use_http: args.registry.use_http || args.registry.skip_tls,
+            skip_tls_verify: args.registry.skip_tls_verify,
+        },
     })
 }
 
@@ -120,31 +133,68 @@ fn is_bundle_directory(reference: &Path) -> bool {
     })
 }
 
-/// One reference rendered, post-processed and migrated, as opm does per reference.
+/// One reference rendered, post-processed and migrated, as opm does per reference:
+/// a path that does not exist is an image reference.
 fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, RenderError> {
-    catalog::require_directory(reference)?;
-    if !is_bundle_directory(reference) {
-        let mut part = catalog::load_directory(reference)?;
-        post_process(&mut part);
-        if let Some(migrations) = settings.migrations {
-            migrations
-                .apply(&mut part)
-                .map_err(|message| RenderError::Migrate { message })?;
+    match catalog::require_directory(reference) {
+        Ok(()) => {}
+        Err(catalog::LoadError::ImageReference { .. }) => {
+            return render_image(&reference.to_string_lossy(), settings);
         }
-        return Ok(part);
+        Err(error) => return Err(error.into()),
     }
     let shown = reference.display().to_string();
+    if is_bundle_directory(reference) {
+        let image = BundleImage::Template(settings.template.as_ref());
+        render_bundle(reference, &shown, image, settings)
+    } else {
+        render_catalog(reference, settings)
+    }
+}
+
+/// Pulls an image and renders what its labels say it holds.
+fn render_image(reference: &str, settings: &Settings) -> Result<Catalog, RenderError> {
+    let failed = |error| RenderError::Image {
+        reference: reference.to_owned(),
+        error,
+    };
+    let pulled = image::pull(reference, settings.pull).map_err(failed)?;
+    match pulled.kind(reference).map_err(failed)? {
+        ImageKind::Catalog(configs) => render_catalog(&configs, settings),
+        ImageKind::Bundle => {
+            let image = BundleImage::Reference(reference);
+            render_bundle(pulled.root.path(), reference, image, settings)
+        }
+    }
+}
+
+fn render_catalog(directory: &Path, settings: &Settings) -> Result<Catalog, RenderError> {
+    let mut part = catalog::load_directory(directory)?;
+    post_process(&mut part);
+    if let Some(migrations) = settings.migrations {
+        migrations
+            .apply(&mut part)
+            .map_err(|message| RenderError::Migrate { message })?;
+    }
+    Ok(part)
+}
+
+fn render_bundle(
+    directory: &Path,
+    shown: &str,
+    image: BundleImage<'_>,
+    settings: &Settings,
+) -> Result<Catalog, RenderError> {
     let migrating = settings
         .migrations
         .is_some_and(Migrations::replaces_objects);
-    let rendered =
-        bundle::render_directory(reference, &shown, settings.template.as_ref(), migrating)
-            .map_err(|error| bundle_error(&shown, error))?;
+    let rendered = bundle::render_directory(directory, shown, image, migrating)
+        .map_err(|error| bundle_error(shown, error))?;
     let mut part = Catalog::default();
     part.bundles.push(Located {
         item: rendered.bundle,
         location: Location {
-            file: std::sync::Arc::from(reference),
+            file: std::sync::Arc::from(Path::new(shown)),
             line: 1,
             column: 1,
         },

@@ -201,18 +201,3 @@ fn fixtures_render_as_expected() {
 fn relative(text: &str) -> String {
     text.replace(concat!(env!("CARGO_MANIFEST_DIR"), "/"), "")
 }
-
-/// A reference that is not a path is an image for opm; fbc says it cannot pull one.
-#[test]
-fn image_references_are_refused_with_advice() {
-    let output = run(&["render", "quay.io/example/catalog:latest"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(stdout(&output), "");
-    assert!(
-        stderr(&output).starts_with(
-            "error: quay.io/example/catalog:latest: no such directory, and fbc cannot pull it as an image reference (opm would try)\n"
-        ),
-        "{}",
-        stderr(&output)
-    );
-}

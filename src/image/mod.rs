@@ -1,0 +1,233 @@
+//! Pulling bundle and catalog images from OCI registries, as `opm render` does for a
+//! reference that is not a path: the manifest (an index resolved to the host
+//! platform, linux/amd64 otherwise), the config's labels, and the layers unpacked
+//! in order into a temporary directory. Nothing outside this module knows about
+//! the network; it runs its own small async runtime.
+
+mod auth;
+mod unpack;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use oci_client::client::{ClientConfig, ClientProtocol};
+use oci_client::manifest::OciImageManifest;
+use oci_client::{Client, Reference};
+
+pub(crate) use unpack::UnpackError;
+
+/// How to reach the registry (opm's `--use-http` and `--skip-tls-verify`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PullOptions {
+    pub(crate) use_http: bool,
+    pub(crate) skip_tls_verify: bool,
+}
+
+/// An image's filesystem, unpacked into a temporary directory that is removed when
+/// this is dropped, and its config labels.
+#[derive(Debug)]
+pub(crate) struct PulledImage {
+    pub(crate) root: tempfile::TempDir,
+    pub(crate) labels: BTreeMap<String, String>,
+}
+
+/// What an image holds, from its labels (spec 4.3, in opm's precedence).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum ImageKind {
+    /// A file-based catalog image: the catalog directory inside the image.
+    Catalog(PathBuf),
+    Bundle,
+}
+
+const CONFIGS_LABEL: &str = "operators.operatorframework.io.index.configs.v1";
+const BUNDLE_LABEL: &str = "operators.operatorframework.io.bundle.package.v1";
+const DATABASE_LABEL: &str = "operators.operatorframework.io.index.database.v1";
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub(crate) enum ImageError {
+    #[error("failed to pull image {reference:?}: {message}")]
+    #[diagnostic(code(fbc::image::pull))]
+    Pull { reference: String, message: String },
+    #[error("failed to unpack image {reference:?}: {source}")]
+    #[diagnostic(code(fbc::image::unpack))]
+    Unpack {
+        reference: String,
+        #[source]
+        source: UnpackError,
+    },
+    #[error(
+        "render {reference:?}: sqlite-based index images are no longer supported, migrate to a file-based catalog: not allowed"
+    )]
+    #[diagnostic(code(fbc::image::sqlite))]
+    Sqlite { reference: String },
+    #[error("render {reference:?}: image type could not be determined{details}")]
+    #[diagnostic(code(fbc::image::unknown))]
+    Unknown { reference: String, details: String },
+}
+
+impl PulledImage {
+    /// opm's dispatch on labels: configs label, then bundle package label, then the
+    /// refusal of sqlite index images, then "could not be determined".
+    pub(crate) fn kind(&self, reference: &str) -> Result<ImageKind, ImageError> {
+        if let Some(dir) = self.labels.get(CONFIGS_LABEL) {
+            let relative = dir.trim_start_matches('/');
+            return Ok(ImageKind::Catalog(self.root.path().join(relative)));
+        }
+        if self.labels.contains_key(BUNDLE_LABEL) {
+            return Ok(ImageKind::Bundle);
+        }
+        if self.labels.contains_key(DATABASE_LABEL) {
+            return Err(ImageError::Sqlite {
+                reference: reference.to_owned(),
+            });
+        }
+        let details = if self.labels.is_empty() {
+            ": image has no labels".to_owned()
+        } else {
+            let lines: Vec<String> = self
+                .labels
+                .iter()
+                .map(|(key, value)| format!("\n  {key}={value}"))
+                .collect();
+            format!(", found labels{}", lines.concat())
+        };
+        Err(ImageError::Unknown {
+            reference: reference.to_owned(),
+            details,
+        })
+    }
+}
+
+/// Pulls `reference` and unpacks its layers.
+pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage, ImageError> {
+    let failed = |message: String| ImageError::Pull {
+        reference: reference.to_owned(),
+        message,
+    };
+    let parsed: Reference = reference
+        .parse()
+        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
+    let client = Client::new(ClientConfig {
+        protocol: if options.use_http {
+            ClientProtocol::Http
+        } else {
+            ClientProtocol::Https
+        },
+        accept_invalid_certificates: options.skip_tls_verify,
+        platform_resolver: Some(Box::new(resolve_platform)),
+        ..ClientConfig::default()
+    });
+    let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| failed(error.to_string()))?;
+    let (manifest, config, layers) = runtime
+        .block_on(fetch(&client, &parsed, &credentials))
+        .map_err(|error| failed(error.to_string()))?;
+    let labels = labels(&config).map_err(failed)?;
+    let root = tempfile::Builder::new()
+        .prefix("fbc-unpack-")
+        .tempdir()
+        .map_err(|error| failed(format!("create tempdir: {error}")))?;
+    for (descriptor, data) in manifest.layers.iter().zip(layers) {
+        unpack::layer(&descriptor.media_type, &data, root.path()).map_err(|source| {
+            ImageError::Unpack {
+                reference: reference.to_owned(),
+                source,
+            }
+        })?;
+    }
+    Ok(PulledImage { root, labels })
+}
+
+type Fetched = (OciImageManifest, String, Vec<Vec<u8>>);
+
+async fn fetch(
+    client: &Client,
+    reference: &Reference,
+    credentials: &oci_client::secrets::RegistryAuth,
+) -> Result<Fetched, oci_client::errors::OciDistributionError> {
+    let (manifest, _digest, config) = client
+        .pull_manifest_and_config(reference, credentials)
+        .await?;
+    let mut layers = Vec::with_capacity(manifest.layers.len());
+    for layer in &manifest.layers {
+        let mut data = Vec::new();
+        client.pull_blob(reference, layer, &mut data).await?;
+        layers.push(data);
+    }
+    Ok((manifest, config, layers))
+}
+
+/// The host platform's image from an index, linux/amd64 when it has none.
+fn resolve_platform(manifests: &[oci_client::manifest::ImageIndexEntry]) -> Option<String> {
+    oci_client::client::current_platform_resolver(manifests)
+        .or_else(|| oci_client::client::linux_amd64_resolver(manifests))
+}
+
+/// The labels of an image config (`config.Labels`).
+fn labels(config: &str) -> Result<BTreeMap<String, String>, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(config).map_err(|error| format!("image config: {error}"))?;
+    let Some(labels) = value.pointer("/config/Labels").and_then(|v| v.as_object()) else {
+        return Ok(BTreeMap::new());
+    };
+    Ok(labels
+        .iter()
+        .filter_map(|(key, value)| Some((key.clone(), value.as_str()?.to_owned())))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pulled(labels: &[(&str, &str)]) -> PulledImage {
+        PulledImage {
+            root: tempfile::tempdir().expect("a temporary directory"),
+            labels: labels
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn labels_decide_the_kind_in_opms_order() {
+        let image = pulled(&[(CONFIGS_LABEL, "/configs"), (BUNDLE_LABEL, "foo")]);
+        assert_eq!(
+            image.kind("x").expect("a catalog"),
+            ImageKind::Catalog(image.root.path().join("configs"))
+        );
+        assert_eq!(
+            pulled(&[(BUNDLE_LABEL, "foo")])
+                .kind("x")
+                .expect("a bundle"),
+            ImageKind::Bundle
+        );
+        let sqlite = pulled(&[(DATABASE_LABEL, "/database/index.db")]).kind("img");
+        assert_eq!(
+            sqlite.expect_err("refused").to_string(),
+            "render \"img\": sqlite-based index images are no longer supported, migrate to a file-based catalog: not allowed"
+        );
+        let unknown = pulled(&[("b", "2"), ("a", "1")]).kind("img");
+        assert_eq!(
+            unknown.expect_err("unknown").to_string(),
+            "render \"img\": image type could not be determined, found labels\n  a=1\n  b=2"
+        );
+        assert_eq!(
+            pulled(&[]).kind("img").expect_err("unknown").to_string(),
+            "render \"img\": image type could not be determined: image has no labels"
+        );
+    }
+
+    #[test]
+    fn config_labels_are_read() {
+        let config = r#"{"architecture":"amd64","config":{"Labels":{"a":"1","n":5}}}"#;
+        let read = labels(config).expect("valid config");
+        assert_eq!(read.len(), 1);
+        assert_eq!(read["a"], "1");
+        assert!(labels(r#"{"config":{}}"#).expect("valid").is_empty());
+    }
+}

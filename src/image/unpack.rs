@@ -1,0 +1,290 @@
+//! Applying image layers to a directory: gzip or plain tar, in order, with OCI
+//! whiteouts (`.wh.<name>` removes a path, `.wh..wh..opq` empties a directory).
+//! Nothing may land outside the directory: absolute paths, `..`, links whose
+//! target leaves it, and writing through a link are refused, naming the entry.
+
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum UnpackError {
+    #[error("layer entry {entry:?} would be written outside the image root")]
+    Escape { entry: String },
+    #[error("layer entry {entry:?} is a link to {target:?}, outside the image root")]
+    LinkEscape { entry: String, target: String },
+    #[error("layer entry {entry:?} would be written through the link {link:?}")]
+    ThroughLink { entry: String, link: String },
+    #[error("layer media type {0:?} is not supported")]
+    MediaType(String),
+    #[error("layer entry {entry:?}: {source}")]
+    Io {
+        entry: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("reading the layer: {0}")]
+    Archive(#[source] std::io::Error),
+}
+
+const WHITEOUT: &str = ".wh.";
+const OPAQUE: &str = ".wh..wh..opq";
+
+/// Applies one layer blob to `root`.
+pub(crate) fn layer(media_type: &str, data: &[u8], root: &Path) -> Result<(), UnpackError> {
+    let gzip = data.starts_with(&[0x1f, 0x8b]);
+    if media_type.contains("zstd") {
+        return Err(UnpackError::MediaType(media_type.to_owned()));
+    }
+    if gzip {
+        apply(flate2::read::GzDecoder::new(data), root)
+    } else {
+        apply(data, root)
+    }
+}
+
+fn apply(reader: impl Read, root: &Path) -> Result<(), UnpackError> {
+    let mut archive = tar::Archive::new(reader);
+    for entry in archive.entries().map_err(UnpackError::Archive)? {
+        let mut entry = entry.map_err(UnpackError::Archive)?;
+        let raw = entry.path().map_err(UnpackError::Archive)?.into_owned();
+        let shown = raw.display().to_string();
+        let relative = confine(&raw).ok_or_else(|| UnpackError::Escape {
+            entry: shown.clone(),
+        })?;
+        let io = |source| UnpackError::Io {
+            entry: shown.clone(),
+            source,
+        };
+        check_parents(root, &relative, &shown)?;
+        let name = relative
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let target = root.join(&relative);
+        if name == OPAQUE {
+            if let Some(dir) = target.parent() {
+                empty_directory(dir).map_err(io)?;
+            }
+            continue;
+        }
+        if let Some(hidden) = name.strip_prefix(WHITEOUT) {
+            remove(&target.with_file_name(hidden)).map_err(io)?;
+            continue;
+        }
+        let kind = entry.header().entry_type();
+        if kind.is_dir() {
+            std::fs::create_dir_all(&target).map_err(io)?;
+            continue;
+        }
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(io)?;
+        }
+        remove(&target).map_err(io)?;
+        if kind.is_symlink() || kind.is_hard_link() {
+            let link = entry
+                .link_name()
+                .map_err(UnpackError::Archive)?
+                .unwrap_or_default()
+                .into_owned();
+            let escape = || UnpackError::LinkEscape {
+                entry: shown.clone(),
+                target: link.display().to_string(),
+            };
+            if kind.is_symlink() {
+                let base = relative.parent().unwrap_or(Path::new(""));
+                confine(&base.join(&link))
+                    .filter(|_| !link.is_absolute())
+                    .ok_or_else(escape)?;
+                std::os::unix::fs::symlink(&link, &target).map_err(io)?;
+            } else {
+                let source = confine(&link).ok_or_else(escape)?;
+                check_parents(root, &source, &shown)?;
+                std::fs::hard_link(root.join(source), &target).map_err(io)?;
+            }
+        } else if kind.is_file() || kind == tar::EntryType::Continuous {
+            let mut file = std::fs::File::create(&target).map_err(io)?;
+            std::io::copy(&mut entry, &mut file).map_err(io)?;
+        }
+        // Devices, FIFOs and other special entries are not needed to read a
+        // catalog or a bundle, and are skipped.
+    }
+    Ok(())
+}
+
+/// The path made relative and normalised, or `None` when it climbs out.
+fn confine(path: &Path) -> Option<PathBuf> {
+    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => parts.push(part),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                parts.pop()?;
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(parts.iter().collect())
+}
+
+/// Refuses to write below a symbolic link: it could point anywhere.
+fn check_parents(root: &Path, relative: &Path, shown: &str) -> Result<(), UnpackError> {
+    let mut current = root.to_path_buf();
+    let mut parents = relative.components().collect::<Vec<_>>();
+    parents.pop();
+    for part in parents {
+        current.push(part);
+        if current
+            .symlink_metadata()
+            .is_ok_and(|metadata| metadata.file_type().is_symlink())
+        {
+            return Err(UnpackError::ThroughLink {
+                entry: shown.to_owned(),
+                link: current
+                    .strip_prefix(root)
+                    .unwrap_or(&current)
+                    .display()
+                    .to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn remove(path: &Path) -> std::io::Result<()> {
+    match path.symlink_metadata() {
+        Ok(metadata) if metadata.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(error),
+    }
+}
+
+fn empty_directory(dir: &Path) -> std::io::Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        remove(&entry?.path())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tar with the given entries: (path, kind, content or link target).
+    fn archive(entries: &[(&str, tar::EntryType, &str)]) -> Vec<u8> {
+        let mut builder = tar::Builder::new(Vec::new());
+        for (path, kind, data) in entries {
+            let mut header = tar::Header::new_gnu();
+            header.set_entry_type(*kind);
+            header.set_mode(0o644);
+            if kind.is_symlink() || kind.is_hard_link() {
+                header.set_size(0);
+                builder
+                    .append_link(&mut header, path, data)
+                    .expect("a link entry");
+            } else {
+                header.set_size(data.len() as u64);
+                // `append_data` would refuse `..`; write the name raw to test it.
+                header.as_old_mut().name[..path.len()].copy_from_slice(path.as_bytes());
+                header.set_cksum();
+                builder.append(&header, data.as_bytes()).expect("an entry");
+            }
+        }
+        builder.into_inner().expect("a tar")
+    }
+
+    #[test]
+    fn layers_apply_in_order_with_whiteouts() {
+        let root = tempfile::tempdir().expect("a directory");
+        let file = tar::EntryType::Regular;
+        let first = archive(&[
+            ("configs/a.yaml", file, "a"),
+            ("configs/b.yaml", file, "b"),
+            ("old/x", file, "x"),
+        ]);
+        let second = archive(&[
+            ("configs/.wh.a.yaml", file, ""),
+            ("old/.wh..wh..opq", file, ""),
+            ("configs/c.yaml", file, "c"),
+        ]);
+        layer(
+            "application/vnd.oci.image.layer.v1.tar",
+            &first,
+            root.path(),
+        )
+        .expect("applies");
+        layer(
+            "application/vnd.oci.image.layer.v1.tar",
+            &second,
+            root.path(),
+        )
+        .expect("applies");
+        let read = |p: &str| std::fs::read_to_string(root.path().join(p)).ok();
+        assert_eq!(read("configs/a.yaml"), None);
+        assert_eq!(read("configs/b.yaml").as_deref(), Some("b"));
+        assert_eq!(read("configs/c.yaml").as_deref(), Some("c"));
+        assert_eq!(read("old/x"), None);
+        assert!(root.path().join("old").is_dir());
+    }
+
+    /// Layer entries and the error they must give.
+    type Case<'a> = (&'a [(&'a str, tar::EntryType, &'a str)], &'a str);
+
+    #[test]
+    fn escapes_are_refused() {
+        let file = tar::EntryType::Regular;
+        let link = tar::EntryType::Symlink;
+        let cases: [Case<'_>; 4] = [
+            (
+                &[("../evil", file, "x")],
+                "layer entry \"../evil\" would be written outside the image root",
+            ),
+            (
+                &[("a/../../evil", file, "x")],
+                "layer entry \"a/../../evil\" would be written outside the image root",
+            ),
+            (
+                &[("link", link, "/etc")],
+                "layer entry \"link\" is a link to \"/etc\", outside the image root",
+            ),
+            (
+                &[("dir/link", link, "."), ("dir/link/x", file, "x")],
+                "layer entry \"dir/link/x\" would be written through the link \"dir/link\"",
+            ),
+        ];
+        for (entries, message) in cases {
+            let root = tempfile::tempdir().expect("a directory");
+            let error = layer(
+                "application/vnd.oci.image.layer.v1.tar",
+                &archive(entries),
+                root.path(),
+            )
+            .expect_err(message);
+            assert_eq!(error.to_string(), message);
+        }
+    }
+
+    #[test]
+    fn gzip_layers_are_read() {
+        use std::io::Write;
+        let tar = archive(&[("configs/a.yaml", tar::EntryType::Regular, "a")]);
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(&tar).expect("compresses");
+        let gz = encoder.finish().expect("compresses");
+        let root = tempfile::tempdir().expect("a directory");
+        layer(
+            "application/vnd.oci.image.layer.v1.tar+gzip",
+            &gz,
+            root.path(),
+        )
+        .expect("applies");
+        assert_eq!(
+            std::fs::read_to_string(root.path().join("configs/a.yaml")).expect("written"),
+            "a"
+        );
+    }
+}
