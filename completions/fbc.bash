@@ -606,7 +606,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__render)
-            opts="-o -h --output --migrate-level --migrate --image-ref-template --use-http --skip-tls-verify --skip-tls --help"
+            opts="-o -h --output --migrate-level --migrate --image-ref-template --use-http --skip-tls-verify --skip-tls --no-cache --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

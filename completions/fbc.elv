@@ -40,6 +40,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+            cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

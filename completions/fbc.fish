@@ -42,6 +42,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand render" -l migrate -d 'Perform a
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+complete -c fbc -n "__fish_fbc_using_subcommand render" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s o -l output -d 'Output format (default: text on stderr)' -r -f -a "text\t'Findings grouped by package on stderr, with source snippets on a terminal'
 json\t'opm\'s `{"passed", "error": {"message"}}` object plus every finding'

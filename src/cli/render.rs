@@ -54,6 +54,10 @@ Bundles need an image for `--migrate` to turn their objects into `olm.csv.metada
 
     #[command(flatten)]
     pub registry: RegistryArgs,
+
+    /// Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// How images are pulled (opm's root flags).

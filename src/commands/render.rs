@@ -94,6 +94,7 @@ fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
         pull: PullOptions {
             use_http: args.registry.use_http || args.registry.skip_tls,
             skip_tls_verify: args.registry.skip_tls_verify,
+            no_cache: args.no_cache,
         },
     })
 }

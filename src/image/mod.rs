@@ -5,6 +5,7 @@
 //! the network; it runs its own small async runtime.
 
 mod auth;
+mod cache;
 mod unpack;
 
 use std::collections::BTreeMap;
@@ -21,6 +22,8 @@ pub(crate) use unpack::UnpackError;
 pub(crate) struct PullOptions {
     pub(crate) use_http: bool,
     pub(crate) skip_tls_verify: bool,
+    /// Neither read nor write the blob cache.
+    pub(crate) no_cache: bool,
 }
 
 /// An image's filesystem, unpacked into a temporary directory that is removed when
@@ -122,8 +125,13 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
         .enable_all()
         .build()
         .map_err(|error| failed(error.to_string()))?;
+    let cache = if options.no_cache {
+        None
+    } else {
+        cache::Cache::open()
+    };
     let (manifest, config, layers) = runtime
-        .block_on(fetch(&client, &parsed, &credentials))
+        .block_on(fetch(&client, &parsed, &credentials, cache.as_ref()))
         .map_err(|error| failed(error.to_string()))?;
     let labels = labels(&config).map_err(failed)?;
     let root = tempfile::Builder::new()
@@ -147,14 +155,36 @@ async fn fetch(
     client: &Client,
     reference: &Reference,
     credentials: &oci_client::secrets::RegistryAuth,
+    cache: Option<&cache::Cache>,
 ) -> Result<Fetched, oci_client::errors::OciDistributionError> {
-    let (manifest, _digest, config) = client
-        .pull_manifest_and_config(reference, credentials)
-        .await?;
+    // A tag must be resolved online; a digest names the same image for ever.
+    let pinned = reference.digest().map(str::to_owned);
+    let cached = pinned
+        .as_deref()
+        .zip(cache)
+        .and_then(|(digest, cache)| cache.resolved(digest));
+    let (manifest, config) = if let Some(resolved) = cached {
+        resolved
+    } else {
+        let (manifest, _digest, config) = client
+            .pull_manifest_and_config(reference, credentials)
+            .await?;
+        if let (Some(digest), Some(cache)) = (pinned.as_deref(), cache) {
+            cache.store_resolved(digest, &manifest, &config);
+        }
+        (manifest, config)
+    };
     let mut layers = Vec::with_capacity(manifest.layers.len());
     for layer in &manifest.layers {
+        if let Some(data) = cache.and_then(|cache| cache.blob(&layer.digest)) {
+            layers.push(data);
+            continue;
+        }
         let mut data = Vec::new();
         client.pull_blob(reference, layer, &mut data).await?;
+        if let Some(cache) = cache {
+            cache.store_blob(&layer.digest, &data);
+        }
         layers.push(data);
     }
     Ok((manifest, config, layers))

@@ -12,7 +12,9 @@ use oci_client::client::{ClientConfig, ClientProtocol, Config, ImageLayer};
 use oci_client::secrets::RegistryAuth;
 use oci_client::{Client, Reference};
 
-use crate::{run, stderr, stdout, testdata};
+use std::process::Output;
+
+use crate::{fbc, run, stderr, stdout, testdata};
 
 const REGISTRY: &str = "/usr/bin/docker-registry";
 const BUNDLE_LABEL: &str = "operators.operatorframework.io.bundle.package.v1";
@@ -138,6 +140,31 @@ fn push(address: &str, name: &str, layers: Vec<Vec<u8>>, labels: &[(&str, &str)]
     reference_text
 }
 
+/// The digest the registry gives a pushed image.
+fn digest_of(reference: &str) -> String {
+    let reference: Reference = reference.parse().expect("a reference");
+    let client = Client::new(ClientConfig {
+        protocol: ClientProtocol::Http,
+        ..ClientConfig::default()
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime
+        .block_on(client.fetch_manifest_digest(&reference, &RegistryAuth::Anonymous))
+        .expect("the digest")
+}
+
+/// `fbc render` with its cache in `cache`, away from the user's.
+fn render_cached(args: &[&str], cache: &Path) -> Output {
+    fbc()
+        .env("XDG_CACHE_HOME", cache)
+        .args(args)
+        .output()
+        .expect("the fbc binary runs")
+}
+
 #[test]
 fn images_render_like_the_directories_they_hold() {
     let Some(registry) = start_registry() else {
@@ -150,7 +177,7 @@ fn images_render_like_the_directories_they_hold() {
         vec![layer_of(&bundle_dir, ".")],
         &[(BUNDLE_LABEL, "hello")],
     );
-    let from_image = run(&["render", "--use-http", &bundle]);
+    let from_image = run(&["render", "--no-cache", "--use-http", &bundle]);
     assert_eq!(from_image.status.code(), Some(0), "{}", stderr(&from_image));
     let dir = bundle_dir.to_str().expect("UTF-8");
     let from_dir = run(&["render", "--image-ref-template", &bundle, dir]);
@@ -163,7 +190,7 @@ fn images_render_like_the_directories_they_hold() {
         vec![layer_of(&catalog_dir, "configs")],
         &[(CONFIGS_LABEL, "/configs")],
     );
-    let from_image = run(&["render", "--use-http", "-o", "yaml", &catalog]);
+    let from_image = run(&["render", "--no-cache", "--use-http", "-o", "yaml", &catalog]);
     assert_eq!(from_image.status.code(), Some(0), "{}", stderr(&from_image));
     let dir = catalog_dir.to_str().expect("UTF-8");
     assert_eq!(
@@ -183,7 +210,7 @@ fn hostile_and_unknown_images_are_refused() {
         vec![raw_layer("../../evil")],
         &[(BUNDLE_LABEL, "evil")],
     );
-    let output = run(&["render", "--use-http", &escape]);
+    let output = run(&["render", "--no-cache", "--use-http", &escape]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(stdout(&output), "");
     assert!(
@@ -203,7 +230,7 @@ fn hostile_and_unknown_images_are_refused() {
             "/database/index.db",
         )],
     );
-    let output = run(&["render", "--use-http", &sqlite]);
+    let output = run(&["render", "--no-cache", "--use-http", &sqlite]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains(&format!(
@@ -219,7 +246,7 @@ fn hostile_and_unknown_images_are_refused() {
         vec![raw_layer("file")],
         &[("b", "2"), ("a", "1")],
     );
-    let output = run(&["render", "--use-http", &unknown]);
+    let output = run(&["render", "--no-cache", "--use-http", &unknown]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains(&format!(
@@ -228,4 +255,115 @@ fn hostile_and_unknown_images_are_refused() {
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn a_second_render_by_digest_needs_no_network() {
+    let Some(registry) = start_registry() else {
+        return;
+    };
+    let bundle_dir = testdata("examples/hello-bundle");
+    let tagged = push(
+        &registry.address,
+        "cached-bundle:v0.3.0",
+        vec![layer_of(&bundle_dir, ".")],
+        &[(BUNDLE_LABEL, "hello")],
+    );
+    let pinned = format!("{}/cached-bundle@{}", registry.address, digest_of(&tagged));
+    let cache = tempfile::tempdir().expect("a cache directory");
+    let first = render_cached(&["render", "--use-http", &pinned], cache.path());
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(stdout(&first).contains(&format!("\"image\": \"{pinned}\"")));
+    drop(registry);
+    let second = render_cached(&["render", "--use-http", &pinned], cache.path());
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert_eq!(stdout(&second), stdout(&first));
+    let uncached = render_cached(
+        &["render", "--no-cache", "--use-http", &pinned],
+        cache.path(),
+    );
+    assert_eq!(uncached.status.code(), Some(2));
+    assert!(
+        stderr(&uncached).contains("failed to pull image"),
+        "{}",
+        stderr(&uncached)
+    );
+}
+
+/// Pushes an index of already pushed images, each with its architecture.
+fn push_index(address: &str, name: &str, entries: &[(&str, &str)]) -> String {
+    let client = Client::new(ClientConfig {
+        protocol: ClientProtocol::Http,
+        ..ClientConfig::default()
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let manifests: Vec<serde_json::Value> = entries
+        .iter()
+        .map(|(image, architecture)| {
+            let reference: Reference = image.parse().expect("a reference");
+            let media_type = oci_client::manifest::OCI_IMAGE_MEDIA_TYPE;
+            let (raw, digest) = runtime
+                .block_on(client.pull_manifest_raw(
+                    &reference,
+                    &RegistryAuth::Anonymous,
+                    &[media_type],
+                ))
+                .expect("the manifest");
+            serde_json::json!({
+                "mediaType": media_type, "digest": digest, "size": raw.len(),
+                "platform": {"architecture": architecture, "os": "linux"}
+            })
+        })
+        .collect();
+    let index = serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": oci_client::manifest::OCI_IMAGE_INDEX_MEDIA_TYPE,
+        "manifests": manifests
+    });
+    let index = serde_json::from_value(index).expect("an image index");
+    let text = format!("{address}/{name}");
+    let reference: Reference = text.parse().expect("a reference");
+    runtime
+        .block_on(client.push_manifest_list(&reference, &RegistryAuth::Anonymous, index))
+        .expect("the index is pushed");
+    text
+}
+
+#[test]
+fn an_index_resolves_to_the_host_platform() {
+    let Some(registry) = start_registry() else {
+        return;
+    };
+    let bundle_dir = testdata("examples/hello-bundle");
+    let amd64 = push(
+        &registry.address,
+        "multi:amd64",
+        vec![layer_of(&bundle_dir, ".")],
+        &[(BUNDLE_LABEL, "hello")],
+    );
+    let arm64 = push(
+        &registry.address,
+        "multi:arm64",
+        vec![raw_layer("file")],
+        &[("arch", "arm64")],
+    );
+    let index = push_index(
+        &registry.address,
+        "multi:v1",
+        &[(&arm64, "arm64"), (&amd64, "amd64")],
+    );
+    let output = run(&["render", "--no-cache", "--use-http", &index]);
+    if std::env::consts::ARCH == "x86_64" {
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert!(stdout(&output).contains("\"name\": \"hello.v0.3.0\""));
+    } else if std::env::consts::ARCH == "aarch64" {
+        assert!(
+            stderr(&output).contains("arch=arm64"),
+            "{}",
+            stderr(&output)
+        );
+    }
 }
