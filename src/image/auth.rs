@@ -1,7 +1,8 @@
 //! Registry credentials, from the files podman and docker write: `REGISTRY_AUTH_FILE`,
 //! `$XDG_RUNTIME_DIR/containers/auth.json`, then `~/.docker/config.json`. The first
-//! file with an entry for the registry wins; without one the pull is anonymous
-//! (the registry's token flow still runs).
+//! file with an entry for the registry wins (an `auths` entry, or a credential
+//! helper named by `credHelpers` or `credsStore`); without one the pull is
+//! anonymous (the registry's token flow still runs).
 
 use std::path::PathBuf;
 
@@ -20,8 +21,49 @@ pub(super) fn for_registry(registry: &str) -> Result<RegistryAuth, String> {
         {
             return Ok(auth);
         }
+        if let Some(helper) = helper(&config, registry) {
+            return from_helper(&helper, registry);
+        }
     }
     Ok(RegistryAuth::Anonymous)
+}
+
+/// The credential helper for a registry: `credHelpers[registry]`, else `credsStore`.
+fn helper(config: &Value, registry: &str) -> Option<String> {
+    let named = config
+        .get("credHelpers")
+        .and_then(|helpers| helpers.get(registry))
+        .or_else(|| config.get("credsStore"));
+    named.and_then(Value::as_str).map(str::to_owned)
+}
+
+/// Asks `docker-credential-<helper> get` for the registry's credentials.
+fn from_helper(helper: &str, registry: &str) -> Result<RegistryAuth, String> {
+    use std::io::Write as _;
+    let program = format!("docker-credential-{helper}");
+    let failed = |error: std::io::Error| format!("{program}: {error}");
+    let mut child = std::process::Command::new(&program)
+        .arg("get")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(failed)?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(registry.as_bytes()).map_err(failed)?;
+    }
+    let output = child.wait_with_output().map_err(failed)?;
+    if !output.status.success() {
+        // The helper has nothing for this registry: pull anonymously.
+        return Ok(RegistryAuth::Anonymous);
+    }
+    let reply: Value =
+        serde_json::from_slice(&output.stdout).map_err(|error| format!("{program}: {error}"))?;
+    let field = |name| reply.get(name).and_then(Value::as_str).unwrap_or_default();
+    Ok(RegistryAuth::Basic(
+        field("Username").to_owned(),
+        field("Secret").to_owned(),
+    ))
 }
 
 fn auth_files() -> Vec<PathBuf> {
@@ -105,5 +147,22 @@ mod tests {
         );
         assert_eq!(entry(&config, "ghcr.io").expect("valid"), None);
         assert!(entry(&json!({"auths": {"quay.io": {"auth": "!!"}}}), "quay.io").is_err());
+    }
+
+    #[test]
+    fn helpers_are_chosen_per_registry() {
+        let config = json!({"credHelpers": {"gcr.io": "gcloud"}, "credsStore": "desktop"});
+        assert_eq!(helper(&config, "gcr.io").as_deref(), Some("gcloud"));
+        assert_eq!(helper(&config, "quay.io").as_deref(), Some("desktop"));
+        assert_eq!(helper(&json!({}), "quay.io"), None);
+    }
+
+    #[test]
+    fn a_missing_helper_is_an_error_naming_it() {
+        let error = from_helper("fbc-test-missing", "quay.io").expect_err("no such helper");
+        assert!(
+            error.starts_with("docker-credential-fbc-test-missing: "),
+            "{error}"
+        );
     }
 }

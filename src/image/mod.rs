@@ -130,9 +130,16 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
     } else {
         cache::Cache::open()
     };
-    let (manifest, config, layers) = runtime
-        .block_on(fetch(&client, &parsed, &credentials, cache.as_ref()))
-        .map_err(|error| failed(error.to_string()))?;
+    let mut progress = Progress::new(reference);
+    let fetched = runtime.block_on(fetch(
+        &client,
+        &parsed,
+        &credentials,
+        cache.as_ref(),
+        &mut progress,
+    ));
+    progress.finish();
+    let (manifest, config, layers) = fetched.map_err(|error| failed(error.to_string()))?;
     let labels = labels(&config).map_err(failed)?;
     let root = tempfile::Builder::new()
         .prefix("fbc-unpack-")
@@ -156,6 +163,7 @@ async fn fetch(
     reference: &Reference,
     credentials: &oci_client::secrets::RegistryAuth,
     cache: Option<&cache::Cache>,
+    progress: &mut Progress,
 ) -> Result<Fetched, oci_client::errors::OciDistributionError> {
     // A tag must be resolved online; a digest names the same image for ever.
     let pinned = reference.digest().map(str::to_owned);
@@ -175,19 +183,69 @@ async fn fetch(
         (manifest, config)
     };
     let mut layers = Vec::with_capacity(manifest.layers.len());
-    for layer in &manifest.layers {
+    let mut downloaded = 0;
+    for (index, layer) in manifest.layers.iter().enumerate() {
+        progress.show(index, manifest.layers.len(), downloaded);
         if let Some(data) = cache.and_then(|cache| cache.blob(&layer.digest)) {
             layers.push(data);
             continue;
         }
         let mut data = Vec::new();
         client.pull_blob(reference, layer, &mut data).await?;
+        downloaded += data.len();
         if let Some(cache) = cache {
             cache.store_blob(&layer.digest, &data);
         }
         layers.push(data);
     }
     Ok((manifest, config, layers))
+}
+
+/// Progress on stderr, for pulls that take over a second, when stderr is a
+/// terminal: which layer is being fetched and how much has arrived.
+struct Progress {
+    reference: String,
+    started: std::time::Instant,
+    enabled: bool,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(reference: &str) -> Progress {
+        use std::io::IsTerminal as _;
+        Progress {
+            reference: reference.to_owned(),
+            started: std::time::Instant::now(),
+            enabled: std::io::stderr().is_terminal(),
+            shown: false,
+        }
+    }
+
+    fn show(&mut self, index: usize, count: usize, bytes: usize) {
+        if self.enabled && self.started.elapsed() >= std::time::Duration::from_secs(1) {
+            eprint!(
+                "\r\x1b[K{}",
+                progress_line(&self.reference, index, count, bytes)
+            );
+            self.shown = true;
+        }
+    }
+
+    /// Clears the line, so that the output that follows starts clean.
+    fn finish(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+fn progress_line(reference: &str, index: usize, count: usize, bytes: usize) -> String {
+    #[allow(clippy::cast_precision_loss)] // a display figure
+    let megabytes = bytes as f64 / 1_000_000.0;
+    format!(
+        "pulling {reference}: layer {} of {count}, {megabytes:.1} MB so far",
+        index + 1
+    )
 }
 
 /// The host platform's image from an index, linux/amd64 when it has none.
@@ -249,6 +307,14 @@ mod tests {
         assert_eq!(
             pulled(&[]).kind("img").expect_err("unknown").to_string(),
             "render \"img\": image type could not be determined: image has no labels"
+        );
+    }
+
+    #[test]
+    fn progress_reads_well() {
+        assert_eq!(
+            progress_line("quay.io/a/b:v1", 1, 3, 12_345_678),
+            "pulling quay.io/a/b:v1: layer 2 of 3, 12.3 MB so far"
         );
     }
 
