@@ -64,11 +64,11 @@ Bundles need an image for `--migrate` to turn their objects into `olm.csv.metada
 #[derive(Debug, clap::Args)]
 pub struct RegistryArgs {
     /// Pull images over plain HTTP instead of HTTPS (local or test registries)
-    #[arg(long, conflicts_with_all = ["skip_tls_verify", "skip_tls"])]
+    #[arg(long)]
     pub use_http: bool,
 
     /// Pull images over HTTPS without verifying the registry's certificate
-    #[arg(long, conflicts_with = "skip_tls")]
+    #[arg(long)]
     pub skip_tls_verify: bool,
 
     /// Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)

@@ -56,6 +56,9 @@ enum RenderError {
     #[error("migrate: {message}")]
     #[diagnostic(code(fbc::render::migrate))]
     Migrate { message: String },
+    #[error("invalid flag combination: {0}")]
+    #[diagnostic(code(fbc::render::flags))]
+    Flags(&'static str),
     #[error("render reference {}: {error}", quote(reference))]
     #[diagnostic(code(fbc::render::image))]
     Image {
@@ -83,6 +86,26 @@ fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
             ),
         }
     };
+    let registry = &args.registry;
+    // opm's checks and texts for its registry flags.
+    let clash = match (
+        registry.use_http,
+        registry.skip_tls_verify,
+        registry.skip_tls,
+    ) {
+        (true, _, true) => Some("cannot use --use-http with --skip-tls"),
+        (_, true, true) => Some("cannot use --skip-tls-verify with --skip-tls"),
+        (true, true, _) => Some("--use-http and --skip-tls-verify cannot both be true"),
+        _ => None,
+    };
+    if let Some(message) = clash {
+        return Err(RenderError::Flags(message));
+    }
+    if registry.skip_tls {
+        eprintln!(
+            "Flag --skip-tls has been deprecated, use --use-http and --skip-tls-verify instead"
+        );
+    }
     Ok(Settings {
         references: args.references.clone(),
         format: match args.output {

@@ -201,3 +201,33 @@ fn fixtures_render_as_expected() {
 fn relative(text: &str) -> String {
     text.replace(concat!(env!("CARGO_MANIFEST_DIR"), "/"), "")
 }
+
+/// opm's registry flag rules, with its texts.
+#[test]
+fn registry_flag_combinations_are_checked_as_opm_does() {
+    let cases = [
+        (
+            ["--use-http", "--skip-tls-verify"],
+            "error: invalid flag combination: --use-http and --skip-tls-verify cannot both be true\n",
+        ),
+        (
+            ["--use-http", "--skip-tls"],
+            "error: invalid flag combination: cannot use --use-http with --skip-tls\n",
+        ),
+        (
+            ["--skip-tls-verify", "--skip-tls"],
+            "error: invalid flag combination: cannot use --skip-tls-verify with --skip-tls\n",
+        ),
+    ];
+    for (flags, message) in cases {
+        let output = run(&[
+            "render",
+            flags[0],
+            flags[1],
+            "testdata/examples/hello-catalog",
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(stderr(&output), message);
+        assert_eq!(stdout(&output), "");
+    }
+}
