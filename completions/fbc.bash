@@ -194,7 +194,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__render__subcmd__graph)
-            opts="-p -h --minimum-edge --package-name --draw-v0-semantics --help"
+            opts="-p -h --minimum-edge --package-name --draw-v0-semantics --use-http --skip-tls-verify --skip-tls --no-cache --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,7 +220,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__upgrade__subcmd__path)
-            opts="-o -h --package --from --from-version --to --channel --every-bundle --semantics --output --help"
+            opts="-o -h --package --from --from-version --to --channel --every-bundle --semantics --output --use-http --skip-tls-verify --skip-tls --no-cache --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -386,7 +386,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__graph)
-            opts="-o -p -h --output --minimum-edge --package-name --package --draw-v0-semantics --help"
+            opts="-o -p -h --output --minimum-edge --package-name --package --draw-v0-semantics --use-http --skip-tls-verify --skip-tls --no-cache --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

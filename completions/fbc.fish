@@ -26,9 +26,9 @@ end
 
 complete -c fbc -n "__fish_fbc_needs_command" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_needs_command" -s V -l version -d 'Print version'
-complete -c fbc -n "__fish_fbc_needs_command" -f -a "render" -d 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
+complete -c fbc -n "__fish_fbc_needs_command" -f -a "render" -d 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
-complete -c fbc -n "__fish_fbc_needs_command" -f -a "graph" -d 'Draw the upgrade graph of catalog directories (mermaid, dot or JSON)'
+complete -c fbc -n "__fish_fbc_needs_command" -f -a "graph" -d 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "alpha" -d 'Commands that are not stable yet, among them opm\'s alpha commands'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "completions" -d 'Print a shell completion script on stdout'
@@ -63,6 +63,10 @@ json\t'Nodes (bundles) and edges (replaces, skips, skipRange) as one JSON object
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -l minimum-edge -d 'Bundle to use as the lower bound of the drawn edges; default is to draw all edges' -r
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -s p -l package -l package-name -d 'Draw only the channels of this package' -r
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -l draw-v0-semantics -d 'Mark what OLM classic skips: in mermaid as opm does, in dot the skipped bundles'
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
@@ -82,6 +86,10 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subco
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l minimum-edge -d 'The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -s p -l package-name -d 'A specific package name to filter output; default is to include all packages in reference' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l draw-v0-semantics -d 'Whether to indicate OLMv0 semantics in the output; default is to simply represent the upgrade graph'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l package -d 'Package of the installed bundle' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l from -d 'Installed bundle: a bundle name or a bundle version of the package' -r
@@ -94,15 +102,19 @@ both\t'Both, and where they differ'"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -s o -l output -d 'Output format' -r -f -a "text\t'A readable report'
 json\t'One JSON object, for jq'"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l every-bundle -d 'Walk from every bundle of every channel (of --package, or of every package) to its head, one report each'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand man" -s h -l help -d 'Print help'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "render" -d 'Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "render" -d 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "graph" -d 'Draw the upgrade graph of catalog directories (mermaid, dot or JSON)'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "graph" -d 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "alpha" -d 'Commands that are not stable yet, among them opm\'s alpha commands'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph generate alpha completions man help" -f -a "completions" -d 'Print a shell completion script on stdout'

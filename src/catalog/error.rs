@@ -59,14 +59,13 @@ pub(crate) enum LoadError {
     )]
     DirectoryLink { path: PathBuf },
 
-    #[error(
-        "{}: no such directory, and fbc cannot pull it as an image reference (opm would try)",
-        .reference.display()
-    )]
+    /// A reference that does not exist: `render` and `graph` take it for an image,
+    /// `validate` (directories only, as opm's) reports it with opm's text.
+    #[error("stat {}: no such file or directory", .reference.display())]
     #[diagnostic(
-        code(fbc::catalog::image_reference),
+        code(fbc::catalog::missing),
         help(
-            "check the path for a typo; for an image, unpack it first (for example `oc image extract <image> --path /:dir` or `skopeo copy` with `umoci unpack`) and render the directory"
+            "`fbc validate` reads catalog directories, as `opm validate` does; to check a catalog image, render it into a directory first: `mkdir catalog && fbc render IMAGE > catalog/catalog.json`"
         )
     )]
     ImageReference { reference: PathBuf },

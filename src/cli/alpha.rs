@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use super::graph::RenderGraphArgs;
+use super::render::RegistryArgs;
 
 #[derive(Debug, clap::Args)]
 #[command(about = "Commands that are not stable yet, among them opm's alpha commands")]
@@ -52,8 +53,8 @@ Exit status: 0 when a path is printed (or the bundle is already at the head or t
 1 when there is no path to the requested target, 2 for bad input."
 )]
 pub struct UpgradePathArgs {
-    /// Catalog directory
-    #[arg(value_name = "DIR")]
+    /// Catalog directory or catalog image reference
+    #[arg(value_name = "DIR|IMAGE")]
     pub directory: PathBuf,
 
     /// Package of the installed bundle
@@ -91,4 +92,7 @@ pub struct UpgradePathArgs {
     /// Output format
     #[arg(short, long, value_enum, default_value_t = PathFormat::Text)]
     pub output: PathFormat,
+
+    #[command(flatten)]
+    pub registry: RegistryArgs,
 }

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use super::render::RegistryArgs;
+
 /// Output formats of `fbc graph`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum GraphFormat {
@@ -15,15 +17,15 @@ pub enum GraphFormat {
 
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Draw the upgrade graph of catalog directories (mermaid, dot or JSON)",
-    long_about = "Draw the upgrade graph of catalog directories (mermaid, dot or JSON).\n\n\
+    about = "Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)",
+    long_about = "Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON).\n\n\
 Every channel is drawn with its edges: `replaces`, `skips` and `skipRange`, each from the \
 bundle one upgrades from to the entry that declares the edge. The mermaid output is \
 byte for byte what `opm alpha render-graph` prints for the same catalog and flags."
 )]
 pub struct GraphArgs {
-    /// Catalog directories to draw (several are merged)
-    #[arg(required = true, value_name = "DIR")]
+    /// Catalog directories or catalog image references to draw (several are merged)
+    #[arg(required = true, value_name = "DIR|IMAGE")]
     pub references: Vec<PathBuf>,
 
     /// Output format
@@ -32,6 +34,9 @@ pub struct GraphArgs {
 
     #[command(flatten)]
     pub filters: GraphFilterArgs,
+
+    #[command(flatten)]
+    pub registry: RegistryArgs,
 }
 
 /// The filters `opm alpha render-graph` has, shared by both spellings.
@@ -69,8 +74,8 @@ pub struct GraphFilterArgs {
 Same output and flags as opm; `fbc graph` also writes Graphviz dot and JSON."
 )]
 pub struct RenderGraphArgs {
-    /// Catalog directories to draw (several are merged)
-    #[arg(required = true, value_name = "DIR")]
+    /// Catalog directories or catalog image references to draw (several are merged)
+    #[arg(required = true, value_name = "DIR|IMAGE")]
     pub references: Vec<PathBuf>,
 
     /// The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges
@@ -97,4 +102,7 @@ pub struct RenderGraphArgs {
         help = "Whether to indicate OLMv0 semantics in the output; default is to simply represent the upgrade graph"
     )]
     pub draw_v0_semantics: bool,
+
+    #[command(flatten)]
+    pub registry: RegistryArgs,
 }

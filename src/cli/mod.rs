@@ -11,7 +11,7 @@ pub use alpha::{AlphaArgs, AlphaCommand, PathFormat, SemanticsArg, UpgradePathAr
 pub use completions::{CompletionsArgs, ManArgs};
 pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
 pub use graph::{GraphArgs, GraphFilterArgs, GraphFormat, RenderGraphArgs};
-pub use render::{OutputFormat, RenderArgs};
+pub use render::{OutputFormat, RegistryArgs, RenderArgs};
 pub use validate::{ValidateArgs, ValidateFormat};
 
 /// `fbc --version`: the package version and the commit it was built from (see build.rs).
@@ -27,12 +27,12 @@ pub struct Cli {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
-    /// Render catalog and bundle directories into a stream of FBC blobs, as `opm render` does
+    /// Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does
     #[command(long_about = render::LONG_ABOUT)]
     Render(RenderArgs),
     /// Validate a catalog directory, as `opm validate` does, reporting every problem
     Validate(ValidateArgs),
-    /// Draw the upgrade graph of catalog directories (mermaid, dot or JSON)
+    /// Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)
     Graph(GraphArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),
@@ -42,4 +42,13 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Write manual pages: fbc.1 and one page per subcommand
     Man(ManArgs),
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_line_is_well_formed() {
+        // clap's own checks: no argument defined twice, no conflicting names.
+        <super::Cli as clap::CommandFactory>::command().debug_assert();
+    }
 }

@@ -12,13 +12,14 @@ pub enum OutputFormat {
 }
 
 /// The long description of `fbc render`.
-pub(crate) const LONG_ABOUT: &str = "Render catalog and bundle directories into a stream of FBC blobs, \
-as `opm render` does.\n\n\
-Each argument is a file-based catalog directory or a bundle directory (one with `manifests/` \
+pub(crate) const LONG_ABOUT: &str = "Render catalog and bundle directories and images into a \
+stream of FBC blobs, as `opm render` does.\n\n\
+Each argument is a file-based catalog directory, a bundle directory (one with `manifests/` \
 and `metadata/` sub-directories), which becomes one `olm.bundle` blob with the properties opm \
-derives from its manifests and metadata. Blobs are grouped by package and written in opm's \
-order and format, byte for byte. Several directories are written one after the other, in \
-argument order, without de-duplication.";
+derives from its manifests and metadata, or, when no such path exists, a catalog or bundle \
+image to pull. Blobs are grouped by package and written in opm's order and format, byte for \
+byte. Several references are written one after the other, in argument order, without \
+de-duplication.";
 
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
@@ -54,14 +55,11 @@ Bundles need an image for `--migrate` to turn their objects into `olm.csv.metada
 
     #[command(flatten)]
     pub registry: RegistryArgs,
-
-    /// Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)
-    #[arg(long)]
-    pub no_cache: bool,
 }
 
 /// How images are pulled (opm's root flags).
 #[derive(Debug, clap::Args)]
+#[allow(clippy::struct_excessive_bools)] // each is a command-line switch
 pub struct RegistryArgs {
     /// Pull images over plain HTTP instead of HTTPS (local or test registries)
     #[arg(long)]
@@ -74,4 +72,31 @@ pub struct RegistryArgs {
     /// Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)
     #[arg(long, hide = true)]
     pub skip_tls: bool,
+
+    /// Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl RegistryArgs {
+    /// The pull options, after opm's checks of the flag combination (its texts); the
+    /// deprecated `--skip-tls` gets opm's notice on stderr.
+    pub(crate) fn pull_options(&self) -> Result<crate::image::PullOptions, &'static str> {
+        match (self.use_http, self.skip_tls_verify, self.skip_tls) {
+            (true, _, true) => return Err("cannot use --use-http with --skip-tls"),
+            (_, true, true) => return Err("cannot use --skip-tls-verify with --skip-tls"),
+            (true, true, _) => return Err("--use-http and --skip-tls-verify cannot both be true"),
+            _ => {}
+        }
+        if self.skip_tls {
+            eprintln!(
+                "Flag --skip-tls has been deprecated, use --use-http and --skip-tls-verify instead"
+            );
+        }
+        Ok(crate::image::PullOptions {
+            use_http: self.use_http || self.skip_tls,
+            skip_tls_verify: self.skip_tls_verify,
+            no_cache: self.no_cache,
+        })
+    }
 }

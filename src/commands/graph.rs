@@ -1,17 +1,19 @@
-//! `fbc graph` and `fbc alpha render-graph`: load catalog directories as `opm render`
-//! does, choose the channels to draw, and write mermaid (opm's text), dot or JSON.
+//! `fbc graph` and `fbc alpha render-graph`: load catalog directories and catalog
+//! images as `opm render` does, choose the channels to draw, and write mermaid
+//! (opm's text), dot or JSON.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::ExitStatus;
 use crate::catalog::{self, Catalog};
-use crate::cli::{GraphArgs, GraphFormat, RenderGraphArgs};
+use crate::cli::{GraphArgs, GraphFormat, RegistryArgs, RenderGraphArgs};
 use crate::go::fmt::quote;
 use crate::graph::deprecations::Deprecations;
 use crate::graph::error::GraphError;
 use crate::graph::selection::{Filters, select};
 use crate::graph::{dot, json, mermaid};
+use crate::image::{self, ImageKind};
 
 /// What to draw, free of clap.
 struct Settings {
@@ -38,6 +40,25 @@ pub(crate) enum InputError {
         help("a graph is drawn from catalog directories; render the bundle into a catalog first")
     )]
     BundleDirectory { reference: PathBuf },
+    #[error(
+        "render reference {}: cannot render bundle image: not allowed",
+        quote(reference)
+    )]
+    #[diagnostic(
+        code(fbc::graph::bundle_image),
+        help("a graph is drawn from catalog images; render the bundle into a catalog first")
+    )]
+    BundleImage { reference: String },
+    #[error("render reference {}: {error}", quote(reference))]
+    #[diagnostic(code(fbc::graph::image))]
+    Image {
+        reference: String,
+        #[source]
+        error: image::ImageError,
+    },
+    #[error("invalid flag combination: {0}")]
+    #[diagnostic(code(fbc::graph::flags))]
+    Flags(&'static str),
     #[error(transparent)]
     #[diagnostic(transparent)]
     Graph(#[from] GraphError),
@@ -47,31 +68,37 @@ pub(crate) enum InputError {
 }
 
 pub(crate) fn run(args: &GraphArgs) -> miette::Result<ExitStatus> {
-    draw(&Settings {
-        references: args.references.clone(),
-        format: args.output,
-        filters: Filters {
-            minimum_edge: args.filters.minimum_edge.clone(),
-            package: args.filters.package.clone(),
+    draw(
+        &args.registry,
+        &Settings {
+            references: args.references.clone(),
+            format: args.output,
+            filters: Filters {
+                minimum_edge: args.filters.minimum_edge.clone(),
+                package: args.filters.package.clone(),
+            },
+            draw_v0_semantics: args.filters.draw_v0_semantics,
         },
-        draw_v0_semantics: args.filters.draw_v0_semantics,
-    })
+    )
 }
 
 pub(crate) fn run_render_graph(args: &RenderGraphArgs) -> miette::Result<ExitStatus> {
-    draw(&Settings {
-        references: args.references.clone(),
-        format: GraphFormat::Mermaid,
-        filters: Filters {
-            minimum_edge: args.minimum_edge.clone(),
-            package: args.package_name.clone(),
+    draw(
+        &args.registry,
+        &Settings {
+            references: args.references.clone(),
+            format: GraphFormat::Mermaid,
+            filters: Filters {
+                minimum_edge: args.minimum_edge.clone(),
+                package: args.package_name.clone(),
+            },
+            draw_v0_semantics: args.draw_v0_semantics,
         },
-        draw_v0_semantics: args.draw_v0_semantics,
-    })
+    )
 }
 
-fn draw(settings: &Settings) -> miette::Result<ExitStatus> {
-    let catalog = load_references(&settings.references)?;
+fn draw(registry: &RegistryArgs, settings: &Settings) -> miette::Result<ExitStatus> {
+    let catalog = load_references(&settings.references, registry)?;
     let selection = select(&catalog, &settings.filters).map_err(InputError::from)?;
     let deprecations = Deprecations::new(&catalog.deprecations);
     let mut warnings = Vec::new();
@@ -109,22 +136,47 @@ pub(crate) fn write_stdout(bytes: &[u8]) -> miette::Result<ExitStatus> {
     }
 }
 
-/// Loads catalog directories as `opm render` does for `render-graph` (bundle
-/// directories are refused) and merges them in argument order.
-pub(crate) fn load_references(references: &[PathBuf]) -> Result<Catalog, InputError> {
+/// Loads catalog directories and catalog images as `opm render` does for
+/// `render-graph` (bundles are refused) and merges them in argument order.
+pub(crate) fn load_references(
+    references: &[PathBuf],
+    registry: &RegistryArgs,
+) -> Result<Catalog, InputError> {
+    let pull = registry.pull_options().map_err(InputError::Flags)?;
     let mut combined = Catalog::default();
     for reference in references {
-        combined.extend(load_reference(reference)?);
+        combined.extend(load_reference(reference, pull)?);
     }
     Ok(combined)
 }
 
-fn load_reference(reference: &Path) -> Result<Catalog, InputError> {
-    catalog::require_directory(reference)?;
+fn load_reference(reference: &Path, pull: image::PullOptions) -> Result<Catalog, InputError> {
+    match catalog::require_directory(reference) {
+        Ok(()) => {}
+        // opm takes what does not exist for an image reference.
+        Err(catalog::LoadError::ImageReference { .. }) => {
+            return load_image(&reference.to_string_lossy(), pull);
+        }
+        Err(error) => return Err(error.into()),
+    }
     if reference.join("manifests").is_dir() && reference.join("metadata").is_dir() {
         return Err(InputError::BundleDirectory {
             reference: reference.to_path_buf(),
         });
     }
     Ok(catalog::load_directory(reference)?)
+}
+
+fn load_image(reference: &str, pull: image::PullOptions) -> Result<Catalog, InputError> {
+    let failed = |error| InputError::Image {
+        reference: reference.to_owned(),
+        error,
+    };
+    let pulled = image::pull(reference, pull).map_err(failed)?;
+    match pulled.kind(reference).map_err(failed)? {
+        ImageKind::Catalog(configs) => Ok(catalog::load_directory(&configs)?),
+        ImageKind::Bundle => Err(InputError::BundleImage {
+            reference: reference.to_owned(),
+        }),
+    }
 }

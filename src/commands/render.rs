@@ -86,26 +86,7 @@ fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
             ),
         }
     };
-    let registry = &args.registry;
-    // opm's checks and texts for its registry flags.
-    let clash = match (
-        registry.use_http,
-        registry.skip_tls_verify,
-        registry.skip_tls,
-    ) {
-        (true, _, true) => Some("cannot use --use-http with --skip-tls"),
-        (_, true, true) => Some("cannot use --skip-tls-verify with --skip-tls"),
-        (true, true, _) => Some("--use-http and --skip-tls-verify cannot both be true"),
-        _ => None,
-    };
-    if let Some(message) = clash {
-        return Err(RenderError::Flags(message));
-    }
-    if registry.skip_tls {
-        eprintln!(
-            "Flag --skip-tls has been deprecated, use --use-http and --skip-tls-verify instead"
-        );
-    }
+    let pull = args.registry.pull_options().map_err(RenderError::Flags)?;
     Ok(Settings {
         references: args.references.clone(),
         format: match args.output {
@@ -114,11 +95,7 @@ fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
         },
         template,
         migrations,
-        pull: PullOptions {
-            use_http: args.registry.use_http || args.registry.skip_tls,
-            skip_tls_verify: args.registry.skip_tls_verify,
-            no_cache: args.no_cache,
-        },
+        pull,
     })
 }
 

@@ -27,7 +27,7 @@ pub(crate) fn run(args: &UpgradePathArgs) -> miette::Result<ExitStatus> {
             SemanticsArg::Both => vec![Semantics::Classic, Semantics::V1],
         },
     };
-    let catalog = load_references(std::slice::from_ref(&args.directory))?;
+    let catalog = load_references(std::slice::from_ref(&args.directory), &args.registry)?;
     let deprecations = Deprecations::new(&catalog.deprecations);
     if args.every_bundle {
         return survey(&catalog, &deprecations, args, &request);

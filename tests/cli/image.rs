@@ -200,6 +200,52 @@ fn images_render_like_the_directories_they_hold() {
 }
 
 #[test]
+fn graphs_and_upgrade_paths_read_catalog_images() {
+    let Some(registry) = start_registry() else {
+        return;
+    };
+    let catalog_dir = testdata("examples/hello-catalog");
+    let dir = catalog_dir.to_str().expect("UTF-8");
+    let catalog = push(
+        &registry.address,
+        "hello-catalog:latest",
+        vec![layer_of(&catalog_dir, "configs")],
+        &[(CONFIGS_LABEL, "/configs")],
+    );
+    for command in [
+        &["graph", "-o", "json"][..],
+        &["alpha", "render-graph"],
+        &["alpha", "upgrade-path", "--every-bundle", "-o", "json"],
+    ] {
+        let from_image = run(&[command, &["--no-cache", "--use-http", &catalog]].concat());
+        assert_eq!(from_image.status.code(), Some(0), "{}", stderr(&from_image));
+        let from_dir = run(&[command, &[dir]].concat());
+        assert_eq!(stdout(&from_image), stdout(&from_dir), "{command:?}");
+        assert!(!stdout(&from_dir).is_empty());
+    }
+
+    let bundle = push(
+        &registry.address,
+        "hello-bundle:v0.3.0",
+        vec![layer_of(&testdata("examples/hello-bundle"), ".")],
+        &[(BUNDLE_LABEL, "hello")],
+    );
+    let output = run(&["graph", "--no-cache", "--use-http", &bundle]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert!(
+        stderr(&output).contains(&format!(
+            "render reference \"{bundle}\": cannot render bundle image: not allowed"
+        )),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&["graph", "--use-http", "--skip-tls-verify", &catalog]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--use-http and --skip-tls-verify cannot both be true"));
+}
+
+#[test]
 fn hostile_and_unknown_images_are_refused() {
     let Some(registry) = start_registry() else {
         return;

@@ -195,6 +195,12 @@ fn load_errors_exit_2_as_render_reports_them() {
     assert_eq!(stderr(&output), stderr(&render));
     let missing = run(&["validate", "testdata/validate/no-such-dir"]);
     assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing)
+            .starts_with("error: stat testdata/validate/no-such-dir: no such file or directory\n"),
+        "{}",
+        stderr(&missing)
+    );
 }
 
 #[test]
