@@ -33,12 +33,12 @@ pub(crate) enum LoadError {
         column: usize,
     },
 
-    #[error("{path}: {source}")]
+    /// The I/O error is the message, not a cause: miette would print it twice.
+    #[error("{path}: {error}")]
     #[diagnostic(code(fbc::catalog::io))]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
 
     #[error("{path}: not a regular file")]

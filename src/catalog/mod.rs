@@ -111,9 +111,9 @@ pub(crate) fn load_directory(root: &Path) -> Result<Catalog, LoadErrors> {
 /// Loads one file.
 fn load_file(path: &Path) -> Result<Catalog, LoadError> {
     let shown = path.to_path_buf();
-    let io_error = |source| LoadError::Io {
+    let io_error = |error| LoadError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     // Refuse what opm would block on (a FIFO) or fail on late (a link to a directory).
     let metadata = std::fs::metadata(path).map_err(io_error)?;
@@ -266,9 +266,9 @@ pub(crate) fn require_directory(path: &Path) -> Result<(), LoadError> {
                 reference: path.to_path_buf(),
             })
         }
-        Err(source) => Err(LoadError::Io {
+        Err(error) => Err(LoadError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         }),
     }
 }

@@ -8,30 +8,31 @@ use super::ignore::IndexIgnore;
 
 const IGNORE_FILE: &str = ".indexignore";
 
-/// One entry found by the walk, relative to the root with `/` separators.
+/// One file found by the walk, relative to the root: `relative` with `/` separators
+/// for matching (a name that is not UTF-8 is matched lossily), `path` exact.
 struct Entry {
     relative: String,
-    is_dir: bool,
+    path: PathBuf,
 }
 
 /// The catalog files below `root` in opm's order, relative to `root`.
 pub(crate) fn catalog_files(root: &Path) -> Result<Vec<PathBuf>, LoadError> {
     let mut entries = Vec::new();
-    walk(root, "", &mut entries)?;
+    walk(root, "", Path::new(""), &mut entries)?;
     let mut ignore = IndexIgnore::new();
     for entry in &entries {
-        if !entry.is_dir && file_name(&entry.relative) == IGNORE_FILE {
-            let path = root.join(&entry.relative);
+        if file_name(&entry.relative) == IGNORE_FILE {
+            let path = root.join(&entry.path);
             let contents =
-                std::fs::read_to_string(&path).map_err(|source| LoadError::Io { path, source })?;
+                std::fs::read_to_string(&path).map_err(|error| LoadError::Io { path, error })?;
             ignore.add_file(parent(&entry.relative), &contents);
         }
     }
     Ok(entries
         .into_iter()
-        .filter(|entry| !entry.is_dir && file_name(&entry.relative) != IGNORE_FILE)
+        .filter(|entry| file_name(&entry.relative) != IGNORE_FILE)
         .filter(|entry| !ignore.is_ignored(&entry.relative))
-        .map(|entry| PathBuf::from(entry.relative))
+        .map(|entry| entry.path)
         .collect())
 }
 
@@ -43,37 +44,35 @@ fn parent(relative: &str) -> &str {
     relative.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-/// Depth-first, names sorted byte-wise; symbolic links are entries, never followed.
-fn walk(root: &Path, relative: &str, out: &mut Vec<Entry>) -> Result<(), LoadError> {
-    let dir = if relative.is_empty() {
-        root.to_path_buf()
-    } else {
-        root.join(relative)
-    };
-    let io_error = |source| LoadError::Io {
+/// Depth-first, names sorted byte-wise; symbolic links are files, never followed.
+fn walk(root: &Path, relative: &str, path: &Path, out: &mut Vec<Entry>) -> Result<(), LoadError> {
+    let dir = root.join(path);
+    let io_error = |error| LoadError::Io {
         path: dir.clone(),
-        source,
+        error,
     };
     let mut children = Vec::new();
     for entry in std::fs::read_dir(&dir).map_err(io_error)? {
         let entry = entry.map_err(io_error)?;
         let file_type = entry.file_type().map_err(io_error)?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        children.push((name, file_type.is_dir()));
+        children.push((entry.file_name(), file_type.is_dir()));
     }
-    children.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    children.sort_unstable_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
     for (name, is_dir) in children {
+        let shown = name.to_string_lossy();
         let child = if relative.is_empty() {
-            name
+            shown.into_owned()
         } else {
-            format!("{relative}/{name}")
+            format!("{relative}/{shown}")
         };
-        out.push(Entry {
-            relative: child.clone(),
-            is_dir,
-        });
+        let child_path = path.join(&name);
         if is_dir {
-            walk(root, &child, out)?;
+            walk(root, &child, &child_path, out)?;
+        } else {
+            out.push(Entry {
+                relative: child,
+                path: child_path,
+            });
         }
     }
     Ok(())
