@@ -11,6 +11,8 @@ mod commands;
 mod go;
 mod graph;
 mod image;
+mod interrupt;
+mod limits;
 mod model;
 mod output;
 // No caller yet: validation and the upgrade graph will use these.
@@ -43,6 +45,8 @@ impl From<ExitStatus> for std::process::ExitCode {
 
 /// Runs one parsed command line.
 pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
+    limits::init()?;
+    interrupt::install();
     match cli.command {
         cli::Command::Render(args) => commands::render::run(&args),
         cli::Command::Validate(args) => commands::validate::run(&args),

@@ -33,7 +33,7 @@ pub(crate) fn read(directory: &Path) -> Result<Manifests, String> {
     for name in names {
         let file = directory.join(&name);
         // Unreadable files (and links to directories) are skipped, as opm does.
-        let Ok(bytes) = std::fs::read(&file) else {
+        let Some(bytes) = super::read_file(&file)? else {
             continue;
         };
         let Some(object) = decode::first_object(&bytes) else {

@@ -42,7 +42,7 @@ pub(crate) fn read(directory: &Path) -> Result<Metadata, String> {
             break;
         }
         // Directories and unreadable entries fail to decode, as in opm.
-        let Ok(bytes) = std::fs::read(directory.join(&name)) else {
+        let Some(bytes) = super::read_file(&directory.join(&name))? else {
             continue;
         };
         let Some(document) = decode::first_document(&bytes) else {

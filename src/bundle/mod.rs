@@ -197,6 +197,30 @@ fn marshal_object(object: &Map<String, Value>) -> String {
 }
 
 /// opm's `bundleParser.Parse`.
+/// Reads one file of a bundle directory: `Ok(None)` for what opm skips without a
+/// word (a directory, an unreadable file); an error naming the file for what opm
+/// would block on (a FIFO, a device) and for a file over `FBC_MAX_FILE_SIZE`.
+pub(crate) fn read_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return Ok(None);
+    };
+    if metadata.is_dir() {
+        return Ok(None);
+    }
+    if !metadata.is_file() {
+        return Err(format!("{}: not a regular file", path.display()));
+    }
+    let limit = crate::limits::get().max_file_size;
+    if metadata.len() > limit {
+        return Err(format!(
+            "{}: the file is larger than {} (FBC_MAX_FILE_SIZE)",
+            path.display(),
+            crate::limits::show_size(limit)
+        ));
+    }
+    Ok(std::fs::read(path).ok())
+}
+
 fn parse(directory: &Path) -> Result<Parsed, BundleError> {
     let manifests::Manifests { objects, files } =
         manifests::read(&directory.join("manifests")).map_err(parse_error)?;

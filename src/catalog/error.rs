@@ -70,6 +70,13 @@ pub(crate) enum LoadError {
     )]
     ImageReference { reference: PathBuf },
 
+    #[error("{path}: the file is larger than {}", crate::limits::show_size(*.limit))]
+    #[diagnostic(
+        code(fbc::catalog::too_large),
+        help("set FBC_MAX_FILE_SIZE (for example FBC_MAX_FILE_SIZE=2GiB) to read larger files")
+    )]
+    TooLarge { path: PathBuf, limit: u64 },
+
     #[error("{path}: not a directory")]
     #[diagnostic(code(fbc::catalog::not_a_directory))]
     NotADirectory { path: PathBuf },

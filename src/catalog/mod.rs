@@ -123,7 +123,16 @@ fn load_file(path: &Path) -> Result<Catalog, LoadError> {
     if !metadata.is_file() {
         return Err(LoadError::SpecialFile { path: shown });
     }
+    let limit = crate::limits::get().max_file_size;
+    if metadata.len() > limit {
+        return Err(LoadError::TooLarge { path: shown, limit });
+    }
     let bytes = std::fs::read(path).map_err(io_error)?;
+    decode_bytes(&shown, bytes)
+}
+
+/// Decodes the contents of one catalog file, named `shown` in locations and errors.
+pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, LoadError> {
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -131,14 +140,14 @@ fn load_file(path: &Path) -> Result<Catalog, LoadError> {
             let valid = std::str::from_utf8(valid).expect("the prefix is valid UTF-8");
             let (line, column) = line_and_column(valid, valid.len());
             return Err(LoadError::InvalidUtf8 {
-                path: shown,
+                path: shown.to_path_buf(),
                 line,
                 column,
             });
         }
     };
     let decoded = decode::decode_file(&text);
-    let file: Arc<Path> = Arc::from(shown.as_path());
+    let file: Arc<Path> = Arc::from(shown);
     let mut catalog = Catalog::default();
     let mut cursor = LineCursor::default();
     for document in decoded.documents {
@@ -165,12 +174,12 @@ fn load_file(path: &Path) -> Result<Catalog, LoadError> {
                     column,
                 },
             ),
-            Err(message) => return Err(invalid_file(&shown, &text, document.start, message, None)),
+            Err(message) => return Err(invalid_file(shown, &text, document.start, message, None)),
         }
     }
     match decoded.error {
         Some(error) => Err(invalid_file(
-            &shown,
+            shown,
             &text,
             error.position,
             error.message,

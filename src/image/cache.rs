@@ -32,15 +32,32 @@ impl Cache {
     }
 
     /// A cached blob whose content still has its digest.
-    pub(super) fn blob(&self, digest: &str) -> Option<Vec<u8>> {
-        let data = std::fs::read(self.blob_path(digest)?).ok()?;
-        (sha256(&data) == digest).then_some(data)
+    pub(super) fn blob(&self, digest: &str) -> Option<PathBuf> {
+        let path = self.blob_path(digest)?;
+        let file = std::fs::File::open(&path).ok()?;
+        (sha256_of(file).ok()? == digest).then_some(path)
     }
 
-    /// Stores a blob; failures only cost a later download.
-    pub(super) fn store_blob(&self, digest: &str, data: &[u8]) {
-        if let Some(path) = self.blob_path(digest).filter(|_| sha256(data) == digest) {
-            write_atomically(&path, data);
+    /// A temporary file beside the blobs, for a download that [`Cache::keep`] may
+    /// then move into place; `None` when the cache cannot be written.
+    pub(super) fn download_file(&self) -> Option<tempfile::NamedTempFile> {
+        let dir = self.root.join("blobs/sha256");
+        std::fs::create_dir_all(&dir).ok()?;
+        tempfile::Builder::new()
+            .prefix(".download-")
+            .tempfile_in(dir)
+            .ok()
+    }
+
+    /// Moves a downloaded blob (already checked against its digest) into the cache;
+    /// the path to read it from afterwards, wherever it ended up.
+    pub(super) fn keep(&self, digest: &str, file: tempfile::NamedTempFile) -> super::LayerFile {
+        match self.blob_path(digest) {
+            Some(path) => match file.persist(&path) {
+                Ok(_) => super::LayerFile::Cached(path),
+                Err(error) => super::LayerFile::Temporary(error.file.into_temp_path()),
+            },
+            None => super::LayerFile::Temporary(file.into_temp_path()),
         }
     }
 
@@ -67,13 +84,22 @@ impl Cache {
     }
 }
 
-fn sha256(data: &[u8]) -> String {
+/// The `sha256:<hex>` digest of everything `reader` yields.
+fn sha256_of(mut reader: impl std::io::Read) -> std::io::Result<String> {
     use std::fmt::Write as _;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0; 1 << 16];
+    loop {
+        match reader.read(&mut buffer)? {
+            0 => break,
+            read => hasher.update(&buffer[..read]),
+        }
+    }
     let mut text = String::from("sha256:");
-    for byte in Sha256::digest(data) {
+    for byte in hasher.finalize() {
         let _ = write!(text, "{byte:02x}");
     }
-    text
+    Ok(text)
 }
 
 /// Writes through a temporary file in the same directory and renames it, so a
@@ -101,14 +127,15 @@ mod tests {
         let cache = Cache {
             root: dir.path().to_path_buf(),
         };
-        let digest = sha256(b"layer");
+        let digest = sha256_of(&b"layer"[..]).expect("hashed");
         assert_eq!(cache.blob(&digest), None);
-        cache.store_blob(&digest, b"layer");
-        assert_eq!(cache.blob(&digest).as_deref(), Some(&b"layer"[..]));
-        // A blob that does not match its digest is never stored or returned.
-        cache.store_blob(&sha256(b"other"), b"layer");
-        assert_eq!(cache.blob(&sha256(b"other")), None);
-        let path = cache.blob_path(&digest).expect("a path");
+        let mut download = cache.download_file().expect("a download file");
+        std::io::Write::write_all(&mut download, b"layer").expect("written");
+        let kept = cache.keep(&digest, download);
+        let path = cache.blob(&digest).expect("cached");
+        assert!(matches!(kept, crate::image::LayerFile::Cached(ref at) if *at == path));
+        assert_eq!(std::fs::read(&path).expect("read"), b"layer");
+        // A damaged blob is not returned; a digest that is not one has no path.
         std::fs::write(&path, b"damaged").expect("written");
         assert_eq!(cache.blob(&digest), None);
         assert_eq!(cache.blob_path("sha256:../../etc"), None);

@@ -110,6 +110,7 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
     let parsed: Reference = reference
         .parse()
         .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
+    let limits = crate::limits::get();
     let client = Client::new(ClientConfig {
         protocol: if options.use_http {
             ClientProtocol::Http
@@ -118,6 +119,8 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
         },
         accept_invalid_certificates: options.skip_tls_verify,
         platform_resolver: Some(Box::new(resolve_platform)),
+        connect_timeout: Some(limits.pull_timeout),
+        read_timeout: Some(limits.pull_timeout),
         ..ClientConfig::default()
     });
     let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
@@ -145,18 +148,49 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
         .prefix("fbc-unpack-")
         .tempdir()
         .map_err(|error| failed(format!("create tempdir: {error}")))?;
-    for (descriptor, data) in manifest.layers.iter().zip(layers) {
-        unpack::layer(&descriptor.media_type, &data, root.path()).map_err(|source| {
-            ImageError::Unpack {
-                reference: reference.to_owned(),
-                source,
-            }
+    let _interrupt = crate::interrupt::remove_on_interrupt(root.path());
+    let mut budget = unpack::Budget::new(limits.max_image_size);
+    for (descriptor, layer) in manifest.layers.iter().zip(&layers) {
+        let unpacked = std::fs::File::open(layer.path())
+            .map_err(UnpackError::Archive)
+            .and_then(|file| unpack::layer(&descriptor.media_type, file, root.path(), &mut budget));
+        unpacked.map_err(|source| ImageError::Unpack {
+            reference: reference.to_owned(),
+            source,
         })?;
     }
     Ok(PulledImage { root, labels })
 }
 
-type Fetched = (OciImageManifest, String, Vec<Vec<u8>>);
+/// A layer blob on disk, checked against its digest: in the cache, or in a
+/// temporary file removed when this is dropped.
+pub(crate) enum LayerFile {
+    Cached(PathBuf),
+    Temporary(tempfile::TempPath),
+}
+
+impl LayerFile {
+    fn path(&self) -> &std::path::Path {
+        match self {
+            LayerFile::Cached(path) => path,
+            LayerFile::Temporary(path) => path,
+        }
+    }
+}
+
+type Fetched = (OciImageManifest, String, Vec<LayerFile>);
+
+#[derive(Debug, thiserror::Error)]
+enum FetchError {
+    #[error(transparent)]
+    Registry(#[from] oci_client::errors::OciDistributionError),
+    #[error("create a file for a layer: {0}")]
+    File(std::io::Error),
+    #[error(
+        "the image's layers add up to {size} bytes, more than the {limit} that FBC_MAX_IMAGE_SIZE allows"
+    )]
+    TooLarge { size: u64, limit: String },
+}
 
 async fn fetch(
     client: &Client,
@@ -164,7 +198,7 @@ async fn fetch(
     credentials: &oci_client::secrets::RegistryAuth,
     cache: Option<&cache::Cache>,
     progress: &mut Progress,
-) -> Result<Fetched, oci_client::errors::OciDistributionError> {
+) -> Result<Fetched, FetchError> {
     // A tag must be resolved online; a digest names the same image for ever.
     let pinned = reference.digest().map(str::to_owned);
     let cached = pinned
@@ -182,23 +216,88 @@ async fn fetch(
         }
         (manifest, config)
     };
+    // Refuse what is too large before downloading any of it.
+    let limit = crate::limits::get().max_image_size;
+    let size = manifest
+        .layers
+        .iter()
+        .map(|layer| u64::try_from(layer.size).unwrap_or(u64::MAX))
+        .fold(0u64, u64::saturating_add);
+    if size > limit {
+        return Err(FetchError::TooLarge {
+            size,
+            limit: crate::limits::show_size(limit),
+        });
+    }
     let mut layers = Vec::with_capacity(manifest.layers.len());
     let mut downloaded = 0;
     for (index, layer) in manifest.layers.iter().enumerate() {
         progress.show(index, manifest.layers.len(), downloaded);
-        if let Some(data) = cache.and_then(|cache| cache.blob(&layer.digest)) {
-            layers.push(data);
+        if let Some(path) = cache.and_then(|cache| cache.blob(&layer.digest)) {
+            layers.push(LayerFile::Cached(path));
             continue;
         }
-        let mut data = Vec::new();
-        client.pull_blob(reference, layer, &mut data).await?;
-        downloaded += data.len();
-        if let Some(cache) = cache {
-            cache.store_blob(&layer.digest, &data);
-        }
-        layers.push(data);
+        let file = match cache.and_then(cache::Cache::download_file) {
+            Some(file) => file,
+            None => tempfile::NamedTempFile::new().map_err(FetchError::File)?,
+        };
+        let _interrupt = crate::interrupt::remove_on_interrupt(file.path());
+        let mut writer = LimitedWriter {
+            file: file.as_file().try_clone().map_err(FetchError::File)?,
+            written: 0,
+            // The registry may not send more than the manifest declares.
+            limit: u64::try_from(layer.size).unwrap_or(0),
+        };
+        // oci-client checks the content against the layer's digest.
+        client.pull_blob(reference, layer, &mut writer).await?;
+        downloaded += writer.written;
+        layers.push(match cache {
+            Some(cache) => cache.keep(&layer.digest, file),
+            None => LayerFile::Temporary(file.into_temp_path()),
+        });
     }
     Ok((manifest, config, layers))
+}
+
+/// A file written by the async blob download, refusing more than `limit` bytes.
+struct LimitedWriter {
+    file: std::fs::File,
+    written: u64,
+    limit: u64,
+}
+
+impl tokio::io::AsyncWrite for LimitedWriter {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        this.written += buf.len() as u64;
+        let result = if this.written > this.limit {
+            Err(std::io::Error::other(format!(
+                "the registry sent more than the {} bytes the manifest declares for the layer",
+                this.limit
+            )))
+        } else {
+            std::io::Write::write_all(&mut this.file, buf).map(|()| buf.len())
+        };
+        std::task::Poll::Ready(result)
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(std::io::Write::flush(&mut self.get_mut().file))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        self.poll_flush(context)
+    }
 }
 
 /// Progress on stderr, for pulls that take over a second, when stderr is a
@@ -221,7 +320,7 @@ impl Progress {
         }
     }
 
-    fn show(&mut self, index: usize, count: usize, bytes: usize) {
+    fn show(&mut self, index: usize, count: usize, bytes: u64) {
         if self.enabled && self.started.elapsed() >= std::time::Duration::from_secs(1) {
             eprint!(
                 "\r\x1b[K{}",
@@ -239,7 +338,7 @@ impl Progress {
     }
 }
 
-fn progress_line(reference: &str, index: usize, count: usize, bytes: usize) -> String {
+fn progress_line(reference: &str, index: usize, count: usize, bytes: u64) -> String {
     #[allow(clippy::cast_precision_loss)] // a display figure
     let megabytes = bytes as f64 / 1_000_000.0;
     format!(

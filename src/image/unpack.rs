@@ -24,22 +24,96 @@ pub(crate) enum UnpackError {
     },
     #[error("reading the layer: {0}")]
     Archive(#[source] std::io::Error),
+    #[error(
+        "the layers unpack to more than {limit} (FBC_MAX_IMAGE_SIZE; raise it for a larger image)"
+    )]
+    TooLarge { limit: String },
 }
 
 const WHITEOUT: &str = ".wh.";
 const OPAQUE: &str = ".wh..wh..opq";
 
-/// Applies one layer blob to `root`.
-pub(crate) fn layer(media_type: &str, data: &[u8], root: &Path) -> Result<(), UnpackError> {
-    let gzip = data.starts_with(&[0x1f, 0x8b]);
+/// How many unpacked bytes the layers of one image may still produce (tar
+/// headers included), so that a gzip bomb fills neither the disk nor the time.
+pub(crate) struct Budget {
+    left: u64,
+    limit: u64,
+    spent: bool,
+}
+
+impl Budget {
+    pub(crate) fn new(limit: u64) -> Budget {
+        Budget {
+            left: limit,
+            limit,
+            spent: false,
+        }
+    }
+}
+
+/// A reader that fails once the budget is spent.
+struct Counted<'a, R> {
+    inner: R,
+    budget: &'a mut Budget,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        if let Some(left) = self.budget.left.checked_sub(read as u64) {
+            self.budget.left = left;
+            Ok(read)
+        } else {
+            self.budget.spent = true;
+            Err(std::io::Error::other(
+                "the unpacked image is larger than its limit",
+            ))
+        }
+    }
+}
+
+/// Applies one layer blob (gzip or plain tar) to `root`.
+pub(crate) fn layer(
+    media_type: &str,
+    blob: impl Read,
+    root: &Path,
+    budget: &mut Budget,
+) -> Result<(), UnpackError> {
     if media_type.contains("zstd") {
         return Err(UnpackError::MediaType(media_type.to_owned()));
     }
-    if gzip {
-        apply(flate2::read::GzDecoder::new(data), root)
+    let mut blob = std::io::BufReader::new(blob);
+    let gzip = std::io::BufRead::fill_buf(&mut blob)
+        .map_err(UnpackError::Archive)?
+        .starts_with(&[0x1f, 0x8b]);
+    let result = if gzip {
+        let inner = flate2::read::GzDecoder::new(blob);
+        apply(
+            Counted {
+                inner,
+                budget: &mut *budget,
+            },
+            root,
+        )
     } else {
-        apply(data, root)
-    }
+        apply(
+            Counted {
+                inner: blob,
+                budget: &mut *budget,
+            },
+            root,
+        )
+    };
+    // Whatever error the archive reader made of it, a spent budget is the cause.
+    result.map_err(|error| {
+        if budget.spent {
+            UnpackError::TooLarge {
+                limit: crate::limits::show_size(budget.limit),
+            }
+        } else {
+            error
+        }
+    })
 }
 
 fn apply(reader: impl Read, root: &Path) -> Result<(), UnpackError> {
@@ -213,14 +287,16 @@ mod tests {
         ]);
         layer(
             "application/vnd.oci.image.layer.v1.tar",
-            &first,
+            first.as_slice(),
             root.path(),
+            &mut Budget::new(1 << 20),
         )
         .expect("applies");
         layer(
             "application/vnd.oci.image.layer.v1.tar",
-            &second,
+            second.as_slice(),
             root.path(),
+            &mut Budget::new(1 << 20),
         )
         .expect("applies");
         let read = |p: &str| std::fs::read_to_string(root.path().join(p)).ok();
@@ -260,8 +336,9 @@ mod tests {
             let root = tempfile::tempdir().expect("a directory");
             let error = layer(
                 "application/vnd.oci.image.layer.v1.tar",
-                &archive(entries),
+                archive(entries).as_slice(),
                 root.path(),
+                &mut Budget::new(1 << 20),
             )
             .expect_err(message);
             assert_eq!(error.to_string(), message);
@@ -278,13 +355,74 @@ mod tests {
         let root = tempfile::tempdir().expect("a directory");
         layer(
             "application/vnd.oci.image.layer.v1.tar+gzip",
-            &gz,
+            gz.as_slice(),
             root.path(),
+            &mut Budget::new(1 << 20),
         )
         .expect("applies");
         assert_eq!(
             std::fs::read_to_string(root.path().join("configs/a.yaml")).expect("written"),
             "a"
+        );
+    }
+
+    #[test]
+    fn a_gzip_bomb_stops_at_the_budget() {
+        use std::io::Write;
+        // 64 MiB of zeros in one entry compresses to about 64 KiB.
+        let mut builder = tar::Builder::new(Vec::new());
+        let mut header = tar::Header::new_gnu();
+        header.set_size(64 << 20);
+        header.set_mode(0o644);
+        header.set_cksum();
+        builder
+            .append_data(&mut header, "zeros", std::io::repeat(0).take(64 << 20))
+            .expect("archived");
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder
+            .write_all(&builder.into_inner().expect("a tar"))
+            .expect("compresses");
+        let bomb = encoder.finish().expect("compresses");
+        assert!(bomb.len() < 1 << 20);
+        let root = tempfile::tempdir().expect("a directory");
+        let error = layer(
+            "tar+gzip",
+            bomb.as_slice(),
+            root.path(),
+            &mut Budget::new(1 << 20),
+        )
+        .expect_err("over budget");
+        assert!(matches!(error, UnpackError::TooLarge { .. }), "{error}");
+        assert_eq!(
+            error.to_string(),
+            "the layers unpack to more than 1 MiB (FBC_MAX_IMAGE_SIZE; raise it for a larger image)"
+        );
+        let written = std::fs::metadata(root.path().join("zeros")).map_or(0, |m| m.len());
+        assert!(written <= 1 << 20, "{written} bytes written");
+    }
+
+    #[test]
+    fn a_truncated_layer_is_an_error() {
+        use std::io::Write;
+        let tar = archive(&[("configs/a.yaml", tar::EntryType::Regular, &"a".repeat(5000))]);
+        let cut = &tar[..tar.len() / 3];
+        let root = tempfile::tempdir().expect("a directory");
+        let plain = layer("tar", cut, root.path(), &mut Budget::new(1 << 20));
+        assert!(plain.is_err(), "a truncated tar is refused");
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(&tar).expect("compresses");
+        let gz = encoder.finish().expect("compresses");
+        let error = layer(
+            "tar+gzip",
+            &gz[..gz.len() / 2],
+            root.path(),
+            &mut Budget::new(1 << 20),
+        )
+        .expect_err("a truncated gzip stream is refused");
+        assert!(
+            error.to_string().contains("a.yaml")
+                || error.to_string().starts_with("reading the layer"),
+            "{error}"
         );
     }
 }

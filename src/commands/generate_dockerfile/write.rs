@@ -51,6 +51,7 @@ pub(crate) fn write_new(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         _ => Path::new("."),
     };
     let (mut file, temporary) = create_temporary(directory)?;
+    let _interrupt = crate::interrupt::remove_on_interrupt(&temporary);
     file.write_all(contents)?;
     file.sync_all()?;
     drop(file);

@@ -1,0 +1,152 @@
+//! Resource limits for hostile input, with defaults that fit the largest public
+//! catalogs and images, each raised (or lowered) by an environment variable.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The limits in force for this process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    /// Largest catalog file or bundle file read (`FBC_MAX_FILE_SIZE`).
+    pub(crate) max_file_size: u64,
+    /// Most bytes an image may download and unpack (`FBC_MAX_IMAGE_SIZE`), counted
+    /// once for the compressed layers and once for their unpacked contents.
+    pub(crate) max_image_size: u64,
+    /// How long a registry may send nothing before the pull is abandoned
+    /// (`FBC_PULL_TIMEOUT`, seconds).
+    pub(crate) pull_timeout: Duration,
+}
+
+const DEFAULT: Limits = Limits {
+    max_file_size: 512 << 20,
+    max_image_size: 8 << 30,
+    pull_timeout: Duration::from_secs(60),
+};
+
+/// A limit variable with a value that cannot be read.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{variable}={value:?}: {expected}")]
+#[diagnostic(code(fbc::limits))]
+pub(crate) struct LimitError {
+    variable: &'static str,
+    value: String,
+    expected: &'static str,
+}
+
+static LIMITS: OnceLock<Limits> = OnceLock::new();
+
+/// Reads the limit variables; called once before a command runs.
+pub(crate) fn init() -> Result<(), LimitError> {
+    let limits = from_env(|name| std::env::var(name).ok())?;
+    // A second call (tests run commands in one process) keeps the first reading.
+    let _ = LIMITS.set(limits);
+    Ok(())
+}
+
+/// The limits read by [`init`], or the defaults when it has not run (unit tests).
+pub(crate) fn get() -> Limits {
+    LIMITS.get().copied().unwrap_or(DEFAULT)
+}
+
+fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Result<Limits, LimitError> {
+    let mut limits = DEFAULT;
+    let size = |variable: &'static str, default: u64| match lookup(variable) {
+        None => Ok(default),
+        Some(value) => parse_size(&value).ok_or(LimitError {
+            variable,
+            value,
+            expected: "expected a size in bytes, optionally with a unit: 300MiB, 2GiB, 500MB",
+        }),
+    };
+    limits.max_file_size = size("FBC_MAX_FILE_SIZE", limits.max_file_size)?;
+    limits.max_image_size = size("FBC_MAX_IMAGE_SIZE", limits.max_image_size)?;
+    if let Some(value) = lookup("FBC_PULL_TIMEOUT") {
+        let seconds = value
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&seconds| seconds > 0);
+        limits.pull_timeout = Duration::from_secs(seconds.ok_or(LimitError {
+            variable: "FBC_PULL_TIMEOUT",
+            value,
+            expected: "expected a whole number of seconds, at least 1",
+        })?);
+    }
+    Ok(limits)
+}
+
+/// `1234`, `300KiB`, `2GiB`, `500MB`, `1G`: binary and decimal units, any case.
+fn parse_size(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let number: u64 = text[..digits].parse().ok()?;
+    let factor: u64 = match text[digits..].trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        "t" | "tib" => 1 << 40,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        "tb" => 1_000_000_000_000,
+        _ => return None,
+    };
+    number.checked_mul(factor)
+}
+
+/// A size for messages: `512 MiB`, `8 GiB`, `1000 bytes`.
+pub(crate) fn show_size(bytes: u64) -> String {
+    for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
+            return format!("{} {unit}", bytes >> shift);
+        }
+    }
+    format!("{bytes} bytes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_with_units() {
+        assert_eq!(parse_size("1234"), Some(1234));
+        assert_eq!(parse_size("300KiB"), Some(300 << 10));
+        assert_eq!(parse_size(" 2 GiB "), Some(2 << 30));
+        assert_eq!(parse_size("500MB"), Some(500_000_000));
+        assert_eq!(parse_size("1g"), Some(1 << 30));
+        assert_eq!(parse_size("lots"), None);
+        assert_eq!(parse_size("-1"), None);
+        assert_eq!(parse_size("12 parsecs"), None);
+        assert_eq!(parse_size("99999999999999TiB"), None);
+    }
+
+    #[test]
+    fn variables_override_the_defaults_and_bad_values_are_named() {
+        assert_eq!(from_env(|_| None).expect("defaults"), DEFAULT);
+        let limits = from_env(|name| match name {
+            "FBC_MAX_FILE_SIZE" => Some("1MiB".into()),
+            "FBC_PULL_TIMEOUT" => Some("5".into()),
+            _ => None,
+        })
+        .expect("valid");
+        assert_eq!(limits.max_file_size, 1 << 20);
+        assert_eq!(limits.pull_timeout, Duration::from_secs(5));
+        assert_eq!(limits.max_image_size, DEFAULT.max_image_size);
+        let error = from_env(|name| (name == "FBC_PULL_TIMEOUT").then(|| "0".into()));
+        assert_eq!(
+            error.expect_err("refused").to_string(),
+            "FBC_PULL_TIMEOUT=\"0\": expected a whole number of seconds, at least 1"
+        );
+    }
+
+    #[test]
+    fn sizes_show_in_their_largest_whole_unit() {
+        assert_eq!(show_size(512 << 20), "512 MiB");
+        assert_eq!(show_size(8 << 30), "8 GiB");
+        assert_eq!(show_size(1000), "1000 bytes");
+    }
+}
