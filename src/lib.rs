@@ -8,6 +8,8 @@ mod bytes;
 mod catalog;
 pub mod cli;
 mod commands;
+#[doc(hidden)]
+pub mod fuzzing;
 mod go;
 mod graph;
 mod image;

@@ -4,7 +4,7 @@
 
 mod decode;
 mod error;
-mod ignore;
+pub(crate) mod ignore;
 mod json;
 mod meta;
 mod walk;

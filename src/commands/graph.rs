@@ -62,7 +62,7 @@ pub(crate) enum InputError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Graph(#[from] GraphError),
-    #[error("write the graph: {0}")]
+    #[error("write <stdout>: {0}")]
     #[diagnostic(code(fbc::graph::write))]
     Write(std::io::Error),
 }

@@ -18,7 +18,7 @@ enum ValidateError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Access(#[from] catalog::LoadError),
-    #[error("cannot write the report: {0}")]
+    #[error("write <stdout>: {0}")]
     #[diagnostic(code(fbc::validate::write))]
     Write(#[source] std::io::Error),
 }

@@ -15,7 +15,7 @@ use oci_client::client::{ClientConfig, ClientProtocol};
 use oci_client::manifest::OciImageManifest;
 use oci_client::{Client, Reference};
 
-pub(crate) use unpack::UnpackError;
+pub(crate) use unpack::{Budget, UnpackError, layer as unpack_layer};
 
 /// How to reach the registry (opm's `--use-http` and `--skip-tls-verify`).
 #[derive(Debug, Clone, Copy, Default)]

@@ -25,7 +25,7 @@ pub(crate) enum WriteError {
     #[error(transparent)]
     #[diagnostic(code(fbc::output::yaml))]
     Yaml(#[from] yaml::YamlWriteError),
-    #[error("writing the output: {0}")]
+    #[error("write <stdout>: {0}")]
     #[diagnostic(code(fbc::output::io))]
     Io(#[from] std::io::Error),
 }

@@ -37,10 +37,15 @@ pub(crate) fn render_plain(diagnostic: &dyn Diagnostic, out: &mut String) {
         Some(miette::Severity::Advice) => "note",
         _ => "error",
     };
-    let _ = writeln!(out, "{severity}: {diagnostic}");
+    let message = diagnostic.to_string();
+    let _ = writeln!(out, "{severity}: {message}");
     let mut cause = std::error::Error::source(diagnostic);
     while let Some(error) = cause {
-        let _ = writeln!(out, "  caused by: {error}");
+        // Messages often end with their cause's text already.
+        let text = error.to_string();
+        if !message.contains(&text) {
+            let _ = writeln!(out, "  caused by: {text}");
+        }
         cause = error.source();
     }
     for location in locations(diagnostic) {

@@ -4,6 +4,7 @@
 mod bundle;
 mod generate;
 mod graph;
+mod hostile;
 mod image;
 mod readme;
 mod render;
