@@ -410,3 +410,221 @@ fn a_full_disk_is_an_error_naming_what_was_written() {
         );
     }
 }
+
+mod images {
+    //! Registries and images that misbehave, served by the fake registry.
+
+    use std::io::Write as _;
+    use std::path::Path;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use super::{run_within, stderr, stdout};
+    use crate::fake_registry::{self, Answer, MANIFEST_TYPE, digest, manifest};
+    use crate::fbc;
+
+    const CONFIG: &[u8] = br#"{"architecture":"amd64","os":"linux","config":{"Labels":{"operators.operatorframework.io.index.configs.v1":"/configs"}},"rootfs":{"type":"layers","diff_ids":[]}}"#;
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(data).expect("compressed");
+        encoder.finish().expect("compressed")
+    }
+
+    /// A tar with one file of `size` zero bytes.
+    fn tar_of_zeros(size: u64) -> Vec<u8> {
+        let mut builder = tar::Builder::new(Vec::new());
+        let mut header = tar::Header::new_gnu();
+        header.set_size(size);
+        header.set_mode(0o644);
+        header.set_cksum();
+        builder
+            .append_data(
+                &mut header,
+                "configs/zeros",
+                std::io::Read::take(std::io::repeat(0), size),
+            )
+            .expect("archived");
+        builder.into_inner().expect("a tar")
+    }
+
+    /// Serves one image whose manifest is `manifest_body` and whose blobs are the
+    /// config and `layer` (answered by `layer_answer`).
+    fn serve_image(
+        manifest_body: Vec<u8>,
+        layer: Vec<u8>,
+        layer_answer: impl Fn(&[u8]) -> Answer + Send + Sync + 'static,
+    ) -> String {
+        let config_path = format!("/v2/test/image/blobs/{}", digest(CONFIG));
+        let layer_path = format!("/v2/test/image/blobs/{}", digest(&layer));
+        let registry = fake_registry::start(move |path| {
+            if path.starts_with("/v2/test/image/manifests/") {
+                Answer::Body(MANIFEST_TYPE, manifest_body.clone())
+            } else if path == config_path {
+                Answer::Body("application/octet-stream", CONFIG.to_vec())
+            } else if path == layer_path {
+                layer_answer(&layer)
+            } else {
+                Answer::NotFound
+            }
+        });
+        format!("{}/test/image", registry.address)
+    }
+
+    fn body(layer: &[u8]) -> Answer {
+        Answer::Body("application/octet-stream", layer.to_vec())
+    }
+
+    fn pull(reference: &str, env: &[(&str, &str)]) -> std::process::Output {
+        let cache = tempfile::tempdir().expect("a cache");
+        let mut command = fbc();
+        command
+            .env("XDG_CACHE_HOME", cache.path())
+            .args(["render", "--use-http", reference]);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        run_within(&mut command, Duration::from_secs(60))
+    }
+
+    fn assert_pull_fails(output: &std::process::Output, message: &str) {
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(output));
+        assert_eq!(stdout(output), "");
+        assert!(
+            stderr(output).contains(message),
+            "expected {message:?} in:\n{}",
+            stderr(output)
+        );
+    }
+
+    #[test]
+    fn a_manifest_that_does_not_match_its_digest_is_refused() {
+        let layer = gzip(&tar_of_zeros(10));
+        let reference = serve_image(manifest(CONFIG, &layer), layer, body);
+        let pinned = format!("{reference}@sha256:{}", "0".repeat(64));
+        let output = pull(&pinned, &[]);
+        assert_pull_fails(&output, &format!("failed to pull image \"{pinned}\""));
+        assert_pull_fails(&output, "Invalid digest");
+    }
+
+    #[test]
+    fn a_layer_that_is_larger_than_declared_is_refused() {
+        let layer = gzip(&tar_of_zeros(10));
+        let mut declared =
+            serde_json::from_slice::<serde_json::Value>(&manifest(CONFIG, &layer)).expect("JSON");
+        declared["layers"][0]["size"] = serde_json::json!(layer.len() - 8);
+        let reference = serve_image(serde_json::to_vec(&declared).expect("JSON"), layer, body);
+        let output = pull(&format!("{reference}:v1"), &[]);
+        assert_pull_fails(&output, "more than the");
+    }
+
+    #[test]
+    fn a_gzip_bomb_stops_at_the_image_size_limit() {
+        // 256 MiB of zeros, about 256 KiB compressed.
+        let layer = gzip(&tar_of_zeros(256 << 20));
+        let reference = serve_image(manifest(CONFIG, &layer), layer, body);
+        let output = pull(
+            &format!("{reference}:v1"),
+            &[("FBC_MAX_IMAGE_SIZE", "16MiB")],
+        );
+        assert_pull_fails(
+            &output,
+            "the layers unpack to more than 16 MiB (FBC_MAX_IMAGE_SIZE",
+        );
+        // The declared sizes are checked before anything is downloaded.
+        let output = pull(
+            &format!("{reference}:v1"),
+            &[("FBC_MAX_IMAGE_SIZE", "1KiB")],
+        );
+        assert_pull_fails(
+            &output,
+            "more than the 1 KiB that FBC_MAX_IMAGE_SIZE allows",
+        );
+    }
+
+    #[test]
+    fn a_truncated_layer_is_refused() {
+        let whole = gzip(&tar_of_zeros(1 << 20));
+        let layer = whole[..whole.len() / 2].to_vec();
+        let reference = serve_image(manifest(CONFIG, &layer), layer, body);
+        let output = pull(&format!("{reference}:v1"), &[]);
+        assert_pull_fails(&output, "failed to unpack image");
+    }
+
+    #[test]
+    fn a_registry_that_stalls_times_out_with_a_message() {
+        let registry = fake_registry::start(|_| Answer::Stall {
+            sent: Vec::new(),
+            total: 100,
+        });
+        let reference = format!("{}/test/image:v1", registry.address);
+        let started = Instant::now();
+        let output = pull(&reference, &[("FBC_PULL_TIMEOUT", "1")]);
+        assert!(started.elapsed() < Duration::from_secs(30));
+        assert_pull_fails(&output, &format!("failed to pull image \"{reference}\""));
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut found = Vec::new();
+        if let Ok(listing) = std::fs::read_dir(dir) {
+            for entry in listing.flatten() {
+                found.push(entry.path().display().to_string());
+                if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                    found.extend(entries(&entry.path()));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn ctrl_c_during_a_pull_leaves_no_partial_file() {
+        let layer = gzip(&tar_of_zeros(1 << 20));
+        let reference = serve_image(manifest(CONFIG, &layer), layer, |layer| Answer::Stall {
+            sent: layer[..layer.len() / 2].to_vec(),
+            total: layer.len(),
+        });
+        for no_cache in [false, true] {
+            let scratch = tempfile::tempdir().expect("a directory");
+            let (cache, temp) = (scratch.path().join("cache"), scratch.path().join("tmp"));
+            std::fs::create_dir(&temp).expect("created");
+            let mut command = fbc();
+            command
+                .env("XDG_CACHE_HOME", &cache)
+                .env("TMPDIR", &temp)
+                .args(["render", "--use-http"])
+                .args(no_cache.then_some("--no-cache"))
+                .arg(format!("{reference}:v1"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            let mut child = command.spawn().expect("fbc runs");
+            // Wait until the download has started: a partial file exists.
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let partial = || {
+                let downloads = cache.join("fbc/blobs/sha256");
+                let started = if no_cache { &temp } else { &downloads };
+                !entries(started).is_empty()
+            };
+            while !partial() {
+                assert!(
+                    Instant::now() < deadline,
+                    "no download started: {:?}",
+                    entries(scratch.path())
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let killed = Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status()
+                .expect("kill runs");
+            assert!(killed.success());
+            let status = child.wait().expect("fbc ends");
+            assert_eq!(status.code(), Some(130));
+            let left: Vec<String> = entries(scratch.path())
+                .into_iter()
+                .filter(|path| !Path::new(path).is_dir())
+                .collect();
+            assert!(left.is_empty(), "left behind: {left:?}");
+        }
+    }
+}

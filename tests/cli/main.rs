@@ -2,6 +2,7 @@
 //! files in `testdata/` and with opm's own output for the shared corpus.
 
 mod bundle;
+mod fake_registry;
 mod generate;
 mod graph;
 mod hostile;

@@ -1,0 +1,123 @@
+//! A registry that misbehaves on purpose, for what a real one never does: serve
+//! content that does not match its digest, or stall in the middle of a blob. It
+//! speaks just enough HTTP/1.1 for oci-client's anonymous pulls.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sha2::Digest as _;
+
+/// What the registry answers to one request path.
+pub(crate) enum Answer {
+    /// `200 OK` with this content type and body.
+    Body(&'static str, Vec<u8>),
+    /// `200 OK` announcing `total` bytes, of which only `sent` are sent before the
+    /// connection goes silent (kept open until the test ends).
+    Stall {
+        sent: Vec<u8>,
+        total: usize,
+    },
+    NotFound,
+}
+
+pub(crate) struct FakeRegistry {
+    pub(crate) address: String,
+}
+
+/// Starts a registry answering with `answer(path)`; it lives as long as the test
+/// process (its thread is detached).
+pub(crate) fn start(answer: impl Fn(&str) -> Answer + Send + Sync + 'static) -> FakeRegistry {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let address = listener.local_addr().expect("an address").to_string();
+    let answer = Arc::new(answer);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let answer = Arc::clone(&answer);
+            std::thread::spawn(move || serve(stream, answer.as_ref()));
+        }
+    });
+    FakeRegistry { address }
+}
+
+fn serve(stream: TcpStream, answer: &dyn Fn(&str) -> Answer) {
+    let mut reader = BufReader::new(stream.try_clone().expect("a stream"));
+    let mut writer = stream;
+    loop {
+        let mut request = String::new();
+        if reader.read_line(&mut request).unwrap_or(0) == 0 {
+            return;
+        }
+        // Skip the headers; requests here have no body.
+        loop {
+            let mut header = String::new();
+            if reader.read_line(&mut header).unwrap_or(0) == 0 {
+                return;
+            }
+            if header == "\r\n" || header == "\n" {
+                break;
+            }
+        }
+        let path = request.split_whitespace().nth(1).unwrap_or("/").to_owned();
+        let reply = if path == "/v2/" {
+            Answer::Body("application/json", b"{}".to_vec())
+        } else {
+            answer(&path)
+        };
+        let written = match reply {
+            Answer::Body(content_type, body) => writer
+                .write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+                        body.len()
+                    )
+                    .as_bytes(),
+                )
+                .and_then(|()| writer.write_all(&body)),
+            Answer::Stall { sent, total } => {
+                let _ = writer.write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: {total}\r\n\r\n"
+                    )
+                    .as_bytes(),
+                );
+                let _ = writer.write_all(&sent);
+                let _ = writer.flush();
+                std::thread::sleep(Duration::from_secs(3600));
+                return;
+            }
+            Answer::NotFound => writer.write_all(
+                b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+            ),
+        };
+        if written.is_err() {
+            return;
+        }
+    }
+}
+
+pub(crate) fn digest(data: &[u8]) -> String {
+    format!("sha256:{:x}", sha2::Sha256::digest(data))
+}
+
+/// An image manifest for one config and one gzip layer.
+pub(crate) fn manifest(config: &[u8], layer: &[u8]) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "config": {
+            "mediaType": "application/vnd.oci.image.config.v1+json",
+            "digest": digest(config),
+            "size": config.len(),
+        },
+        "layers": [{
+            "mediaType": "application/vnd.oci.image.layer.v1.tar+gzip",
+            "digest": digest(layer),
+            "size": layer.len(),
+        }],
+    }))
+    .expect("JSON")
+}
+
+pub(crate) const MANIFEST_TYPE: &str = "application/vnd.oci.image.manifest.v1+json";
