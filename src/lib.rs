@@ -17,10 +17,7 @@ mod interrupt;
 mod limits;
 mod model;
 mod output;
-// No caller yet: validation and the upgrade graph will use these.
-#[allow(dead_code)]
 mod semver;
-#[allow(dead_code)]
 mod semver_range;
 mod validate;
 

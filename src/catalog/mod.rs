@@ -10,7 +10,7 @@ mod meta;
 mod walk;
 mod yaml;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use miette::NamedSource;
@@ -86,6 +86,12 @@ pub(crate) fn load_directory(root: &Path) -> Result<Catalog, LoadErrors> {
         root: root.to_path_buf(),
         errors: vec![error],
     })?;
+    load_listed(root, &files)
+}
+
+/// Loads the files a walk of `root` listed; one that has gone since is an error
+/// naming it, like any other file that cannot be read.
+fn load_listed(root: &Path, files: &[PathBuf]) -> Result<Catalog, LoadErrors> {
     let loaded: Vec<Result<Catalog, LoadError>> = files
         .par_iter()
         .map(|file| load_file(&root.join(file)))
@@ -279,5 +285,30 @@ pub(crate) fn require_directory(path: &Path) -> Result<(), LoadError> {
             path: path.to_path_buf(),
             error,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_removed_after_the_walk_listed_it_is_named() {
+        let root = tempfile::tempdir().expect("a directory");
+        let package = r#"{"schema":"olm.package","name":"a"}"#;
+        std::fs::write(root.path().join("a.json"), package).expect("written");
+        std::fs::write(root.path().join("b.json"), package).expect("written");
+        let files = walk::catalog_files(root.path()).expect("walked");
+        assert_eq!(files.len(), 2);
+        std::fs::remove_file(root.path().join("b.json")).expect("removed");
+        let errors = load_listed(root.path(), &files).expect_err("b.json is gone");
+        assert_eq!(errors.errors.len(), 1);
+        assert_eq!(
+            errors.errors[0].to_string(),
+            format!(
+                "{}: No such file or directory (os error 2)",
+                root.path().join("b.json").display()
+            )
+        );
     }
 }

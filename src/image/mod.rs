@@ -9,7 +9,7 @@ mod cache;
 mod unpack;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use oci_client::client::{ClientConfig, ClientProtocol};
 use oci_client::manifest::OciImageManifest;
@@ -63,6 +63,9 @@ pub(crate) enum ImageError {
     )]
     #[diagnostic(code(fbc::image::sqlite))]
     Sqlite { reference: String },
+    #[error("render {reference:?}: the configs label {dir:?} leads outside the image")]
+    #[diagnostic(code(fbc::image::configs))]
+    ConfigsOutside { reference: String, dir: String },
     #[error("render {reference:?}: image type could not be determined{details}")]
     #[diagnostic(code(fbc::image::unknown))]
     Unknown { reference: String, details: String },
@@ -73,7 +76,15 @@ impl PulledImage {
     /// refusal of sqlite index images, then "could not be determined".
     pub(crate) fn kind(&self, reference: &str) -> Result<ImageKind, ImageError> {
         if let Some(dir) = self.labels.get(CONFIGS_LABEL) {
-            let relative = dir.trim_start_matches('/');
+            // Read as opm reads it (joined to the root, `..` resolved by name),
+            // but never above the root.
+            let relative =
+                unpack::confine(Path::new(dir.trim_start_matches('/'))).ok_or_else(|| {
+                    ImageError::ConfigsOutside {
+                        reference: reference.to_owned(),
+                        dir: dir.clone(),
+                    }
+                })?;
             return Ok(ImageKind::Catalog(self.root.path().join(relative)));
         }
         if self.labels.contains_key(BUNDLE_LABEL) {
@@ -159,6 +170,10 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
             source,
         })?;
     }
+    unpack::links_stay_inside(root.path()).map_err(|source| ImageError::Unpack {
+        reference: reference.to_owned(),
+        source,
+    })?;
     Ok(PulledImage { root, labels })
 }
 
@@ -378,6 +393,20 @@ mod tests {
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
         }
+    }
+
+    #[test]
+    fn the_configs_label_stays_inside_the_image() {
+        let image = pulled(&[(CONFIGS_LABEL, "/configs/../index/./")]);
+        assert_eq!(
+            image.kind("x").expect("a catalog"),
+            ImageKind::Catalog(image.root.path().join("index"))
+        );
+        let image = pulled(&[(CONFIGS_LABEL, "/configs/../../etc")]);
+        assert_eq!(
+            image.kind("x").expect_err("climbs out").to_string(),
+            "render \"x\": the configs label \"/configs/../../etc\" leads outside the image"
+        );
     }
 
     #[test]

@@ -185,8 +185,42 @@ fn apply(reader: impl Read, root: &Path) -> Result<(), UnpackError> {
     Ok(())
 }
 
+/// Checks, once every layer is applied, that each symbolic link under `root`
+/// resolves inside it. Each link was checked on its own as it was written, but a
+/// chain of links can still climb out (`a -> d/..` where `d` is itself a link), so
+/// the links are resolved here as the file system will resolve them when read.
+/// A link that resolves to nothing is left: reading it fails, naming the file.
+pub(crate) fn links_stay_inside(root: &Path) -> Result<(), UnpackError> {
+    let io = |entry: &Path| {
+        let entry = entry.display().to_string();
+        move |source| UnpackError::Io { entry, source }
+    };
+    let real_root = root.canonicalize().map_err(io(Path::new(".")))?;
+    let mut pending = vec![PathBuf::new()];
+    while let Some(relative) = pending.pop() {
+        for entry in std::fs::read_dir(root.join(&relative)).map_err(io(&relative))? {
+            let entry = entry.map_err(io(&relative))?;
+            let path = relative.join(entry.file_name());
+            let file_type = entry.file_type().map_err(io(&path))?;
+            if file_type.is_dir() {
+                pending.push(path);
+            } else if file_type.is_symlink()
+                && let Ok(resolved) = entry.path().canonicalize()
+                && !resolved.starts_with(&real_root)
+            {
+                let target = std::fs::read_link(entry.path()).map_err(io(&path))?;
+                return Err(UnpackError::LinkEscape {
+                    entry: path.display().to_string(),
+                    target: target.display().to_string(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The path made relative and normalised, or `None` when it climbs out.
-fn confine(path: &Path) -> Option<PathBuf> {
+pub(crate) fn confine(path: &Path) -> Option<PathBuf> {
     let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
     for component in path.components() {
         match component {
@@ -314,10 +348,27 @@ mod tests {
     fn escapes_are_refused() {
         let file = tar::EntryType::Regular;
         let link = tar::EntryType::Symlink;
-        let cases: [Case<'_>; 4] = [
+        let hard = tar::EntryType::Link;
+        let cases: [Case<'_>; 8] = [
             (
                 &[("../evil", file, "x")],
                 "layer entry \"../evil\" would be written outside the image root",
+            ),
+            (
+                &[("/etc/evil", file, "x")],
+                "layer entry \"/etc/evil\" would be written outside the image root",
+            ),
+            (
+                &[("link", hard, "../../etc/passwd")],
+                "layer entry \"link\" is a link to \"../../etc/passwd\", outside the image root",
+            ),
+            (
+                &[("link", hard, "/etc/passwd")],
+                "layer entry \"link\" is a link to \"/etc/passwd\", outside the image root",
+            ),
+            (
+                &[("dir/up", link, ".."), ("dir/up/x", file, "x")],
+                "layer entry \"dir/up/x\" would be written through the link \"dir/up\"",
             ),
             (
                 &[("a/../../evil", file, "x")],
@@ -343,6 +394,36 @@ mod tests {
             .expect_err(message);
             assert_eq!(error.to_string(), message);
         }
+    }
+
+    #[test]
+    fn a_chain_of_links_that_climbs_out_is_refused() {
+        let link = tar::EntryType::Symlink;
+        let scratch = tempfile::tempdir().expect("a directory");
+        let root = scratch.path().join("root");
+        std::fs::create_dir(&root).expect("a directory");
+        // Each link alone stays inside, but `a/b` is the root itself, so `out`,
+        // `a/b/..`, is the root's parent.
+        let entries: &[(&str, tar::EntryType, &str)] = &[
+            ("a/b", link, ".."),
+            ("a/x", tar::EntryType::Regular, "x"),
+            ("out", link, "a/b/.."),
+            ("ok", link, "a/x"),
+        ];
+        layer(
+            "tar",
+            archive(entries).as_slice(),
+            &root,
+            &mut Budget::new(1 << 20),
+        )
+        .expect("each link alone stays inside");
+        let error = links_stay_inside(&root).expect_err("the chain climbs out");
+        assert_eq!(
+            error.to_string(),
+            "layer entry \"out\" is a link to \"a/b/..\", outside the image root"
+        );
+        std::fs::remove_file(root.join("out")).expect("removed");
+        links_stay_inside(&root).expect("the other links stay inside");
     }
 
     #[test]

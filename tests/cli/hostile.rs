@@ -542,6 +542,70 @@ mod images {
         );
     }
 
+    /// A layer entry: path, kind, and content or link target.
+    type Entry<'a> = (&'a str, tar::EntryType, &'a str);
+
+    /// A tar of `entries`, names written raw so that `..` and absolute paths go
+    /// in as they are.
+    fn tar_with(entries: &[Entry<'_>]) -> Vec<u8> {
+        let mut builder = tar::Builder::new(Vec::new());
+        for (path, kind, data) in entries {
+            let mut header = tar::Header::new_gnu();
+            header.set_entry_type(*kind);
+            header.set_mode(0o644);
+            header.as_old_mut().name[..path.len()].copy_from_slice(path.as_bytes());
+            if kind.is_symlink() || kind.is_hard_link() {
+                header.set_size(0);
+                header.set_link_name(data).expect("a link name");
+                header.set_cksum();
+                builder.append(&header, std::io::empty()).expect("an entry");
+            } else {
+                header.set_size(data.len() as u64);
+                header.set_cksum();
+                builder.append(&header, data.as_bytes()).expect("an entry");
+            }
+        }
+        builder.into_inner().expect("a tar")
+    }
+
+    #[test]
+    fn layers_that_reach_outside_the_image_are_refused() {
+        use tar::EntryType::{Link, Regular, Symlink};
+        let cases: &[(&[Entry<'_>], &str)] = &[
+            (
+                &[("configs/../../evil", Regular, "x")],
+                "layer entry \"configs/../../evil\" would be written outside the image root",
+            ),
+            (
+                &[("/tmp/evil", Regular, "x")],
+                "layer entry \"/tmp/evil\" would be written outside the image root",
+            ),
+            (
+                &[("configs", Symlink, "/etc")],
+                "layer entry \"configs\" is a link to \"/etc\", outside the image root",
+            ),
+            (
+                &[("configs/passwd", Link, "/etc/passwd")],
+                "layer entry \"configs/passwd\" is a link to \"/etc/passwd\", outside the image root",
+            ),
+            (
+                &[("up", Symlink, "."), ("up/configs/x", Regular, "x")],
+                "layer entry \"up/configs/x\" would be written through the link \"up\"",
+            ),
+            (
+                &[("a/b", Symlink, ".."), ("configs", Symlink, "a/b/..")],
+                "layer entry \"configs\" is a link to \"a/b/..\", outside the image root",
+            ),
+        ];
+        for (entries, message) in cases {
+            let layer = gzip(&tar_with(entries));
+            let reference = serve_image(manifest(CONFIG, &layer), layer, body);
+            let output = pull(&format!("{reference}:v1"), &[]);
+            assert_pull_fails(&output, "failed to unpack image");
+            assert_pull_fails(&output, message);
+        }
+    }
+
     #[test]
     fn a_truncated_layer_is_refused() {
         let whole = gzip(&tar_of_zeros(1 << 20));
