@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use super::node::Node;
+use super::sink::{Capped, Sink, Spill};
 use super::{json, yaml};
 use rayon::prelude::*;
 
@@ -129,6 +130,11 @@ fn ordered_blobs(catalog: &Catalog) -> Vec<Blob<'_>> {
 /// work for every core while only a few megabytes of output wait in memory.
 const BLOBS_PER_TASK: usize = 4;
 const TASKS_PER_WINDOW: usize = 8;
+/// Most bytes a task keeps in memory; past it, its blobs are written again
+/// straight to the output, so a window never holds more than a few of these.
+const TASK_CAP: usize = 8 << 20;
+/// How much of a blob written straight to the output is buffered between writes.
+const SPILL_SIZE: usize = 1 << 20;
 
 /// Writes the whole catalog. YAML output is checked before anything is written, so
 /// a blob that opm's YAML writer would reject leaves no partial output.
@@ -146,26 +152,68 @@ pub(crate) fn write_catalog(
         return Err(error.into());
     }
     for window in blobs.chunks(BLOBS_PER_TASK * TASKS_PER_WINDOW) {
-        let parts: Vec<Result<Vec<u8>, WriteError>> = window
+        let parts: Vec<Result<Option<Vec<u8>>, WriteError>> = window
             .par_chunks(BLOBS_PER_TASK)
-            .map(|task| encode(task, format))
+            .map(|task| {
+                let mut sink = Capped::new(TASK_CAP);
+                encode(task, format, &mut sink)?;
+                Ok(sink.into_bytes())
+            })
             .collect();
-        for part in parts {
-            out.write_all(&part?)?;
+        for (task, part) in window.chunks(BLOBS_PER_TASK).zip(parts) {
+            if let Some(bytes) = part? {
+                out.write_all(&bytes)?;
+            } else {
+                let mut sink = Spill::new(&mut *out, SPILL_SIZE);
+                encode(task, format, &mut sink)?;
+                sink.finish()?;
+            }
         }
     }
     out.flush()?;
     Ok(())
 }
 
-fn encode(blobs: &[Blob<'_>], format: Format) -> Result<Vec<u8>, WriteError> {
-    let mut buffer = Vec::new();
+fn encode(blobs: &[Blob<'_>], format: Format, sink: &mut impl Sink) -> Result<(), WriteError> {
     for blob in blobs {
         let node = blob.node();
         match format {
-            Format::Json => json::write_pretty(&node, &mut buffer),
-            Format::Yaml => yaml::write_document(&node, &mut buffer)?,
+            Format::Json => json::write_pretty(&node, sink),
+            Format::Yaml => yaml::write_document(&node, sink)?,
         }
     }
-    Ok(buffer)
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Blobs nested deeply enough that a task's output passes `TASK_CAP` are
+    /// written straight to the output, byte for byte as when buffered.
+    #[test]
+    fn blobs_past_the_task_cap_are_written_the_same() {
+        let depth = 1500;
+        let blob = |name: &str| {
+            format!(
+                "{{\"schema\":\"custom\",\"package\":\"a\",\"name\":\"{name}\",\"x\":{}{}}}\n",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            )
+        };
+        let text =
+            blob("one") + &blob("two") + r#"{"schema":"custom","package":"a","name":"small"}"#;
+        let catalog =
+            crate::catalog::decode_bytes(std::path::Path::new("c.json"), text.into_bytes())
+                .expect("a catalog");
+        for format in [Format::Json, Format::Yaml] {
+            let blobs = ordered_blobs(&catalog);
+            let mut expected = Vec::new();
+            encode(&blobs, format, &mut expected).expect("encoded");
+            assert!(expected.len() > TASK_CAP || format == Format::Yaml);
+            let mut written = Vec::new();
+            write_catalog(&catalog, format, &mut written).expect("written");
+            assert!(written == expected, "{format:?} output differs");
+        }
+    }
 }

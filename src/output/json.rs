@@ -3,28 +3,29 @@
 
 use super::node::Node;
 use super::number;
+use super::sink::Sink;
 use crate::bytes;
 
 /// Appends `node` as Go's `json.Encoder` with `SetIndent("", "    ")` and HTML
 /// escaping off writes it, followed by a newline.
-pub(crate) fn write_pretty(node: &Node<'_>, out: &mut Vec<u8>) {
+pub(crate) fn write_pretty(node: &Node<'_>, out: &mut impl Sink) {
     write_node(node, out, Some(0));
     out.push(b'\n');
 }
 
 /// Appends `node` in compact form, as Go's `json.Marshal` with HTML escaping off.
-pub(crate) fn write_compact(node: &Node<'_>, out: &mut Vec<u8>) {
+pub(crate) fn write_compact(node: &Node<'_>, out: &mut impl Sink) {
     write_node(node, out, None);
 }
 
-fn newline(out: &mut Vec<u8>, depth: usize) {
+fn newline(out: &mut impl Sink, depth: usize) {
     out.push(b'\n');
     for _ in 0..depth {
         out.extend_from_slice(b"    ");
     }
 }
 
-fn write_node(node: &Node<'_>, out: &mut Vec<u8>, indent: Option<usize>) {
+fn write_node(node: &Node<'_>, out: &mut impl Sink, indent: Option<usize>) {
     match node {
         Node::Null => out.extend_from_slice(b"null"),
         Node::Bool(true) => out.extend_from_slice(b"true"),
@@ -73,7 +74,7 @@ fn write_node(node: &Node<'_>, out: &mut Vec<u8>, indent: Option<usize>) {
 }
 
 /// Go's string encoding with HTML escaping off.
-pub(crate) fn write_string(text: &str, out: &mut Vec<u8>) {
+pub(crate) fn write_string(text: &str, out: &mut impl Sink) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = text.as_bytes();
@@ -136,7 +137,7 @@ pub(crate) fn indent_text(source: &str) -> String {
 /// Writes valid JSON text as it stands (a Go `json.RawMessage`): compacted, or
 /// re-indented from `indent` as Go's encoder does; strings and numbers are copied
 /// byte for byte, so their escapes and spelling are the text's own.
-fn write_raw(source: &str, out: &mut Vec<u8>, indent: Option<usize>) {
+fn write_raw(source: &str, out: &mut impl Sink, indent: Option<usize>) {
     let mut depth = indent.unwrap_or_default();
     let mut in_string = false;
     let mut escaped = false;

@@ -5,4 +5,5 @@ pub(crate) mod diagnostics;
 pub(crate) mod json;
 pub(crate) mod node;
 pub(crate) mod number;
+pub(crate) mod sink;
 pub(crate) mod yaml;

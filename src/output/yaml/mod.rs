@@ -18,6 +18,7 @@ mod timestamp;
 use std::borrow::Cow;
 
 use super::node::Node;
+use super::sink::Sink;
 
 /// yaml.v2's `best_width`: plain and quoted scalars fold at spaces beyond it.
 const BEST_WIDTH: usize = 80;
@@ -56,7 +57,7 @@ pub(crate) fn check(node: &Node<'_>) -> Result<(), YamlWriteError> {
 
 /// Appends `node` as opm writes one blob: a `---` line, then yaml.v2's output.
 /// Nothing is appended when the blob cannot be written.
-pub(crate) fn write_document(node: &Node<'_>, out: &mut Vec<u8>) -> Result<(), YamlWriteError> {
+pub(crate) fn write_document(node: &Node<'_>, out: &mut impl Sink) -> Result<(), YamlWriteError> {
     decode::check(node)?;
     out.extend_from_slice(b"---\n");
     let mut emitter = Emitter {
@@ -82,15 +83,15 @@ struct Context {
 /// The emitter's layout state, with the meaning libyaml gives these fields:
 /// `whitespace` says the last character written was whitespace, `indention` that
 /// only indentation (and indicators such as `-`) has been written on the line.
-struct Emitter<'o> {
-    out: &'o mut Vec<u8>,
+struct Emitter<'o, S: Sink> {
+    out: &'o mut S,
     indent: i32,
     column: usize,
     whitespace: bool,
     indention: bool,
 }
 
-impl Emitter<'_> {
+impl<S: Sink> Emitter<'_, S> {
     fn node(&mut self, node: &Node<'_>, context: Context) {
         match node {
             Node::Raw { value, .. } => self.node(value, context),

@@ -6,6 +6,7 @@
 
 use super::{BEST_INDENT, BEST_WIDTH, Context, Emitter, resolve};
 use crate::bytes::{self, byte_table};
+use crate::output::sink::Sink;
 
 /// What the emitter's `yaml_emitter_analyze_scalar` finds out about a text. Flow
 /// contexts never hold scalars here (only empty collections are written in flow
@@ -206,7 +207,7 @@ pub(super) fn select_style(value: &str, analysis: Analysis, context: Context) ->
     style
 }
 
-impl Emitter<'_> {
+impl<S: Sink> Emitter<'_, S> {
     pub(super) fn string(&mut self, value: &str, analysis: Analysis, context: Context) {
         let style = select_style(value, analysis, context);
         let saved = self.indent;
