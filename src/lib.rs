@@ -3,6 +3,7 @@
 //!
 //! The binary is a thin shell over [`run`]; everything it does lives here.
 
+mod atomic;
 mod bundle;
 mod bytes;
 mod catalog;

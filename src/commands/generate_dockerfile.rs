@@ -135,16 +135,20 @@ pub(crate) fn run(args: &DockerfileArgs) -> miette::Result<ExitStatus> {
     }
     .render();
     match &settings.destination {
-        Destination::File(path) => write::write_new(path, text.as_bytes()).map_err(|error| {
-            match error.kind() {
-                // Created by someone else since the check: still not ours to replace.
-                std::io::ErrorKind::AlreadyExists => GenerateError::Exists { path: path.clone() },
-                _ => GenerateError::Write {
-                    path: path.clone(),
-                    error,
-                },
-            }
-        })?,
+        Destination::File(path) => {
+            crate::atomic::create_new(path, text.as_bytes()).map_err(|error| {
+                match error.kind() {
+                    // Created by someone else since the check: still not ours to replace.
+                    std::io::ErrorKind::AlreadyExists => {
+                        GenerateError::Exists { path: path.clone() }
+                    }
+                    _ => GenerateError::Write {
+                        path: path.clone(),
+                        error,
+                    },
+                }
+            })?;
+        }
         Destination::Stdout => print(&text)?,
     }
     Ok(ExitStatus::Success)

@@ -34,7 +34,7 @@ fn write_pages(directory: &Path) -> Result<(), ManError> {
     })?;
     for (name, page) in pages() {
         let path = directory.join(name);
-        std::fs::write(&path, page).map_err(|error| ManError::Write { path, error })?;
+        crate::atomic::replace(&path, &page).map_err(|error| ManError::Write { path, error })?;
     }
     Ok(())
 }
