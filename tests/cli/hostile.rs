@@ -69,10 +69,26 @@ fn render(dir: &Path) -> Output {
     run_within(fbc().arg("render").arg(dir), Duration::from_secs(60))
 }
 
-/// Expects exit 2 with `message` (and no output), for render and for validate.
+/// Expects exit 2 with `message` (and no output) from every command that loads a
+/// catalog.
 fn assert_refused(dir: &Path, message: &str) {
-    for command in ["render", "validate"] {
-        let output = run_within(fbc().arg(command).arg(dir), Duration::from_secs(60));
+    // (arguments before the directory, arguments after it)
+    let commands: [(&[&str], &[&str]); 5] = [
+        (&["render"], &[]),
+        (&["validate"], &[]),
+        (&["graph"], &[]),
+        (&["alpha", "render-graph"], &[]),
+        (
+            &["alpha", "upgrade-path"],
+            &["--package", "a", "--every-bundle"],
+        ),
+    ];
+    for (before, after) in commands {
+        let output = run_within(
+            fbc().args(before).arg(dir).args(after),
+            Duration::from_secs(60),
+        );
+        let command = before.join(" ");
         assert_eq!(
             output.status.code(),
             Some(2),
