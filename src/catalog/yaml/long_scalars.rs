@@ -31,7 +31,7 @@ pub(super) fn shorten(text: &str) -> Shortened<'_> {
         text: Cow::Borrowed(text),
         runs: Vec::new(),
     };
-    if text.len() < MIN_RUN || text.contains(OPEN) {
+    if text.len() < MIN_RUN || text.contains(OPEN) || escapes_to_a_marker(text) {
         return unchanged();
     }
     let mut runs = Vec::new();
@@ -58,6 +58,27 @@ pub(super) fn shorten(text: &str) -> Shortened<'_> {
         text: Cow::Owned(shortened),
         runs,
     }
+}
+
+/// Whether a double-quoted escape (`\uE000`, `\U0000E001`) could put a marker
+/// into a scalar, where it would be taken for a placeholder. Any such spelling
+/// counts, even one that is really an escaped backslash followed by letters.
+fn escapes_to_a_marker(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'\\', bytes).any(|at| {
+        let hex = |width: usize| {
+            bytes
+                .get(at + 2..at + 2 + width)
+                .and_then(|digits| std::str::from_utf8(digits).ok())
+                .and_then(|digits| u32::from_str_radix(digits, 16).ok())
+        };
+        let code = match bytes.get(at + 1) {
+            Some(b'u') => hex(4),
+            Some(b'U') => hex(8),
+            _ => None,
+        };
+        code.is_some_and(|code| code == u32::from(OPEN) || code == u32::from(CLOSE))
+    })
 }
 
 struct Run {
@@ -155,6 +176,15 @@ mod tests {
     }
 
     #[test]
+    fn other_escapes_keep_the_shortcut() {
+        let data = base64(600);
+        for escape in [r"\u00e9", r"\ue00f", r"\x41", r"\\"] {
+            let text = format!("a: \"{escape}\"\nb: {data}\n");
+            assert_eq!(shorten(&text).runs.len(), 1, "{text}");
+        }
+    }
+
+    #[test]
     fn only_safe_runs_are_replaced() {
         let data = base64(600);
         let digits = "1".repeat(600);
@@ -168,6 +198,10 @@ mod tests {
             format!("--- {data}\n"),         // after a document marker
             format!("b: {}\n", base64(100)), // short
             format!("b: \u{E000} {data}\n"), // the marker is already in use
+            // An escape could make a marker (found by fuzzing).
+            format!("a: \"\\ue000\"\nb: {data}\n"),
+            format!("a: \"\\uE001\"\nb: {data}\n"),
+            format!("a: \"\\U0000e000\"\nb: {data}\n"),
         ];
         for text in cases {
             assert!(shorten(&text).runs.is_empty(), "{text}");
