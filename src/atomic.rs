@@ -4,19 +4,34 @@
 use std::io::Write as _;
 use std::path::Path;
 
-/// Writes `contents` to a new file at `path`, never replacing anything there: the text
-/// goes to a temporary file beside it, which is then renamed without replacement. On
-/// any error nothing is left behind. The file gets mode 0666 less the umask, as opm's.
+/// Writes `contents` to a new file at `path`, never replacing anything there (the
+/// rename is done with `RENAME_NOREPLACE`, or a link then an unlink where that is
+/// missing). On any error nothing is left behind.
 pub(crate) fn create_new(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_then_rename(path, contents, |temporary| {
+        temporary.persist_noclobber(path)
+    })
+}
+
+/// Writes `contents` to `path`, replacing what is there in one rename: a reader
+/// sees the old file or the whole new one. On any error nothing is left behind.
+pub(crate) fn replace(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_then_rename(path, contents, |temporary| temporary.persist(path))
+}
+
+/// Writes a temporary file beside `path` (mode 0666 less the umask, as opm's files)
+/// and hands it to `rename`; the file is removed on error and on Ctrl-C.
+fn write_then_rename(
+    path: &Path,
+    contents: &[u8],
+    rename: impl FnOnce(tempfile::TempPath) -> Result<(), tempfile::PathPersistError>,
+) -> std::io::Result<()> {
     let (mut file, temporary) = create_temporary(parent(path))?;
     let _interrupt = crate::interrupt::remove_on_interrupt(&temporary);
     file.write_all(contents)?;
     file.sync_all()?;
     drop(file);
-    // Renames with RENAME_NOREPLACE, or links then unlinks where that is missing.
-    temporary
-        .persist_noclobber(path)
-        .map_err(|error| error.error)
+    rename(temporary).map_err(|error| error.error)
 }
 
 /// A new, uniquely named file in `directory`, removed again when the handle is dropped.
@@ -50,17 +65,6 @@ fn create_temporary(directory: &Path) -> std::io::Result<(std::fs::File, tempfil
             Err(error) => return Err(error),
         }
     }
-}
-
-/// Writes `contents` to `path`, replacing what is there in one rename: a reader
-/// sees the old file or the whole new one. On any error nothing is left behind.
-pub(crate) fn replace(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let (mut file, temporary) = create_temporary(parent(path))?;
-    let _interrupt = crate::interrupt::remove_on_interrupt(&temporary);
-    file.write_all(contents)?;
-    file.sync_all()?;
-    drop(file);
-    temporary.persist(path).map_err(|error| error.error)
 }
 
 fn parent(path: &Path) -> &Path {
