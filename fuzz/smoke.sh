@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 command -v cargo-fuzz >/dev/null || { echo "needs cargo-fuzz: cargo install cargo-fuzz" >&2; exit 2; }
+# Build every target first, so that a build failure is not taken for a crash.
+cargo fuzz build -s none >/dev/null 2>fuzz/build.log || { cat fuzz/build.log >&2; echo "the fuzz targets do not build" >&2; exit 2; }
 status=0
 for target in catalog_file index_ignore skip_range bundle_directory image_layer; do
   corpus=fuzz/corpus/$target

@@ -21,6 +21,9 @@ pub(crate) struct Document<'a> {
     pub(crate) raw_json: Option<&'a str>,
     /// Plain booleans and numbers under string fields (YAML documents only).
     pub(crate) implicit: Vec<Implicit>,
+    /// For the first YAML document read after a failed JSON stream: the JSON error,
+    /// which opm reports instead when this document does not decode into its `Meta`.
+    pub(crate) json_error: Option<DecodeError>,
 }
 
 /// A file that opm would not load, or that fbc refuses because opm would drop data.
@@ -82,6 +85,7 @@ fn decode_json<'a>(text: &'a str, decoded: &mut Decoded<'a>) {
                     value: Some(value),
                     raw_json: Some(raw_json),
                     implicit: Vec::new(),
+                    json_error: None,
                 });
                 last_end = stream.position();
             }
@@ -95,8 +99,11 @@ fn decode_json<'a>(text: &'a str, decoded: &mut Decoded<'a>) {
                 // Still ambiguous: opm rewinds after the last object, eats white space up
                 // to and including a newline and reads the rest as YAML. When that fails
                 // at once, the JSON error is the one reported.
-                let rest = skip_line_space(text, last_end);
-                decode_yaml(text, rest, decoded, Some(json_error(&error, true)));
+                let error = json_error(&error, true);
+                match skip_line_space(text, last_end) {
+                    Some(rest) => decode_yaml(text, rest, decoded, Some(error)),
+                    None => decoded.error = Some(error),
+                }
                 return;
             }
         }
@@ -104,18 +111,27 @@ fn decode_json<'a>(text: &'a str, decoded: &mut Decoded<'a>) {
 }
 
 /// opm's `consumeWhitespace`: skips white space up to and including the first newline.
-fn skip_line_space(text: &str, from: usize) -> usize {
+/// `None` where it gives up, so that no YAML is read: it reads four bytes at a time and
+/// stops at the end of the input when fewer remain, and at a U+FFFD (Go's marker for
+/// bytes that are not UTF-8).
+fn skip_line_space(text: &str, from: usize) -> Option<usize> {
     let mut position = from;
-    for character in text[from..].chars() {
+    loop {
+        if text.len() - position < 4 {
+            return None;
+        }
+        let character = text[position..].chars().next()?;
+        if character == char::REPLACEMENT_CHARACTER {
+            return None;
+        }
         if !character.is_whitespace() {
-            break;
+            return Some(position);
         }
         position += character.len_utf8();
         if character == '\n' {
-            break;
+            return Some(position);
         }
     }
-    position
 }
 
 fn json_error(error: &JsonError, with_offset: bool) -> DecodeError {
@@ -206,17 +222,22 @@ fn decode_yaml<'a>(
         let body = chunk.text.strip_prefix('\u{feff}').unwrap_or(&chunk.text);
         match yaml::catalog_document(body) {
             Ok((value, implicit)) => {
-                pending_json_error = None;
                 decoded.documents.push(Document {
                     start: chunk.start,
                     value,
                     raw_json: None,
                     implicit,
+                    json_error: pending_json_error.take(),
                 });
             }
             Err(error) => {
-                decoded.error =
-                    Some(pending_json_error.unwrap_or_else(|| yaml_error(&error, &chunk)));
+                // fbc's refusal of a document that opm would cut short stands on its
+                // own; any other failure of the first YAML read is opm's JSON error.
+                let own = matches!(error, YamlError::TrailingContent { .. });
+                decoded.error = Some(match pending_json_error {
+                    Some(json_error) if !own => json_error,
+                    _ => yaml_error(&error, &chunk),
+                });
                 return;
             }
         }

@@ -77,9 +77,30 @@ pub(crate) enum LoadError {
     )]
     TooLarge { path: PathBuf, limit: u64 },
 
-    #[error("{path}: not a directory")]
-    #[diagnostic(code(fbc::catalog::not_a_directory))]
-    NotADirectory { path: PathBuf },
+    #[error("{path}: bufio.Scanner: token too long")]
+    #[diagnostic(
+        code(fbc::catalog::ignore_line_too_long),
+        help("opm reads `.indexignore` lines of at most 65535 bytes; split the line")
+    )]
+    IgnoreLineTooLong { path: PathBuf },
+
+    /// opm's words: `validate` takes a directory; `render` and the graph commands
+    /// take directories or image references, and say so per reference.
+    #[error("{}", not_a_directory(path, *reference))]
+    #[diagnostic(
+        code(fbc::catalog::not_a_directory),
+        help("give the directory that holds the catalog (or the bundle's directory)")
+    )]
+    NotADirectory { path: PathBuf, reference: bool },
+}
+
+fn not_a_directory(path: &std::path::Path, reference: bool) -> String {
+    let path = crate::go::fmt::quote(&path.display().to_string());
+    if reference {
+        format!("render reference {path}: ref {path} is not a directory: not allowed")
+    } else {
+        format!("{path} is not a directory")
+    }
 }
 
 /// Every file that could not be loaded, sorted by path.

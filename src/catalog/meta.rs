@@ -53,11 +53,27 @@ pub(crate) fn blob_from_document(
     };
     let map = match value {
         Value::Object(map) => map,
+        // A YAML null never reaches opm's `Meta` (the empty one fails); a JSON null
+        // does, with its raw text.
+        Value::Null if matches!(origin, Origin::Yaml) => {
+            return Err("object '' is missing root schema field".to_owned());
+        }
         Value::Null => return Err("object 'null\n' is missing root schema field".to_owned()),
         other => return Err(wrap(origin, &not_an_object(&other, origin))),
     };
     let keys = extract_keys(&map).map_err(|message| wrap(origin, &message))?;
     dispatch(keys, map)
+}
+
+/// Whether opm's decoder itself fails on this YAML document (it is not a mapping, or
+/// its `schema`, `package` and `name` keys are unusable), as opposed to the later
+/// schema dispatch.
+pub(crate) fn decoder_rejects(value: Option<&Value>) -> bool {
+    match value {
+        None | Some(Value::Null) => false,
+        Some(Value::Object(map)) => extract_keys(map).is_err(),
+        Some(_) => true,
+    }
 }
 
 fn wrap(origin: &Origin<'_>, message: &str) -> String {

@@ -171,6 +171,17 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
             });
         }
         let (line, column) = cursor.advance(&text, content_start(&text, document.start));
+        if let Some(error) = document.json_error
+            && meta::decoder_rejects(document.value.as_ref())
+        {
+            return Err(invalid_file(
+                shown,
+                &text,
+                error.position,
+                error.message,
+                error.help,
+            ));
+        }
         match meta::blob_from_document(document.value, &origin) {
             Ok(blob) => catalog.push(
                 blob,
@@ -268,12 +279,14 @@ pub(crate) fn yaml_to_json(text: &str) -> Result<Value, String> {
         .map_err(|error| error.to_string())
 }
 
-/// Rejects a reference that is not a directory.
-pub(crate) fn require_directory(path: &Path) -> Result<(), LoadError> {
+/// Rejects a path that is not a directory; `reference` words the error as `render`
+/// does for one of its references, otherwise as `validate` does.
+pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), LoadError> {
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_dir() => Ok(()),
         Ok(_) => Err(LoadError::NotADirectory {
             path: path.to_path_buf(),
+            reference,
         }),
         // opm takes any reference it cannot stat for an image.
         Err(source) if source.kind() == std::io::ErrorKind::NotFound => {

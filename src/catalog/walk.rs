@@ -23,9 +23,19 @@ pub(crate) fn catalog_files(root: &Path) -> Result<Vec<PathBuf>, LoadError> {
     for entry in &entries {
         if file_name(&entry.relative) == IGNORE_FILE {
             let path = root.join(&entry.path);
-            let contents =
-                std::fs::read_to_string(&path).map_err(|error| LoadError::Io { path, error })?;
-            ignore.add_file(parent(&entry.relative), &contents);
+            let bytes = std::fs::read(&path).map_err(|error| LoadError::Io {
+                path: path.clone(),
+                error,
+            })?;
+            // opm reads the file with `bufio.Scanner`, whose lines hold at most 64 KiB
+            // less one byte for the newline.
+            if bytes
+                .split(|&byte| byte == b'\n')
+                .any(|line| line.len() >= 65_536)
+            {
+                return Err(LoadError::IgnoreLineTooLong { path });
+            }
+            ignore.add_file(parent(&entry.relative), &String::from_utf8_lossy(&bytes));
         }
     }
     Ok(entries

@@ -151,7 +151,7 @@ pub(crate) fn load_references(
 }
 
 fn load_reference(reference: &Path, pull: image::PullOptions) -> Result<Catalog, InputError> {
-    match catalog::require_directory(reference) {
+    match catalog::require_directory(reference, true) {
         Ok(()) => {}
         // opm takes what does not exist for an image reference.
         Err(catalog::LoadError::ImageReference { .. }) => {

@@ -137,7 +137,7 @@ fn is_bundle_directory(reference: &Path) -> bool {
 /// One reference rendered, post-processed and migrated, as opm does per reference:
 /// a path that does not exist is an image reference.
 fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, RenderError> {
-    match catalog::require_directory(reference) {
+    match catalog::require_directory(reference, true) {
         Ok(()) => {}
         Err(catalog::LoadError::ImageReference { .. }) => {
             return render_image(&reference.to_string_lossy(), settings);

@@ -62,7 +62,7 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
 }
 
 fn check(directory: &Path, settings: &Settings) -> Result<Outcome, ValidateError> {
-    catalog::require_directory(directory)?;
+    catalog::require_directory(directory, false)?;
     let loaded = catalog::load_directory(directory)?;
     Ok(Outcome::new(validate(&loaded), settings))
 }

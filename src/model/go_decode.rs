@@ -62,18 +62,25 @@ impl GoDecoder {
 
     /// Records Go's `UnmarshalTypeError` for the current field.
     pub(crate) fn mismatch(&mut self, found: &Value, struct_name: &str, go_type: &str) {
+        self.mismatch_described(kind(found), struct_name, go_type);
+    }
+
+    /// A number that does not fit an integer field: Go names the number, as the
+    /// catalog's float64 normalisation wrote it.
+    pub(crate) fn mismatch_number(&mut self, number: f64, struct_name: &str, go_type: &str) {
+        let described = format!("number {}", crate::output::number::json(number));
+        self.mismatch_described(&described, struct_name, go_type);
+    }
+
+    fn mismatch_described(&mut self, found: &str, struct_name: &str, go_type: &str) {
         if self.error.is_some() {
             return;
         }
         let message = if self.path.is_empty() {
-            format!(
-                "json: cannot unmarshal {} into Go value of type {go_type}",
-                kind(found)
-            )
+            format!("json: cannot unmarshal {found} into Go value of type {go_type}")
         } else {
             format!(
-                "json: cannot unmarshal {} into Go struct field {struct_name}.{} of type {go_type}",
-                kind(found),
+                "json: cannot unmarshal {found} into Go struct field {struct_name}.{} of type {go_type}",
                 self.path.join(".")
             )
         };

@@ -284,9 +284,23 @@ mod tests {
             )])
         };
         assert!(port(8080.0).is_ok());
+        // Go names the number as the catalog's float64 normalisation wrote it.
+        for (number, shown) in [(1.5, "1.5"), (1e10, "10000000000"), (-1e30, "-1e+30")] {
+            assert_eq!(
+                port(number).expect_err("not an int32"),
+                format!(
+                    "parse property[0] of type \"olm.csv.metadata\": json: cannot unmarshal number {shown} into Go struct field APIServiceDescription.apiServiceDefinitions.owned.containerPort of type int32"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn install_mode_types_are_named_in_type_errors() {
+        let modes = json!({"installModes": [{"type": 5, "supported": true}]});
         assert_eq!(
-            port(1.5).expect_err("not an integer"),
-            "parse property[0] of type \"olm.csv.metadata\": json: cannot unmarshal number into Go struct field APIServiceDescription.apiServiceDefinitions.owned.containerPort of type int32"
+            parse(&[property("olm.csv.metadata", Some(modes))]).expect_err("a number"),
+            "parse property[0] of type \"olm.csv.metadata\": json: cannot unmarshal number into Go struct field InstallMode.installModes.type of type v1alpha1.InstallModeType"
         );
     }
 

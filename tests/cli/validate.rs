@@ -203,6 +203,29 @@ fn load_errors_exit_2_as_render_reports_them() {
     );
 }
 
+/// A file where a directory belongs is refused in opm's words: `validate`'s own,
+/// and `render`'s per-reference ones.
+#[test]
+fn a_file_is_not_a_catalog_directory() {
+    let file = "testdata/validate/valid/catalog.json";
+    let output = run(&["validate", file]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with(&format!("error: \"{file}\" is not a directory\n")),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&["render", file]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with(&format!(
+            "error: render reference \"{file}\": ref \"{file}\" is not a directory: not allowed\n"
+        )),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn corpus_catalogs_are_valid() {
     let Some(corpus) = corpus() else { return };

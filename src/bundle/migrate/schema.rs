@@ -13,6 +13,9 @@ use crate::output::node::Node;
 #[derive(Clone, Copy)]
 pub(crate) enum Kind {
     Str,
+    /// A Go type defined as a string (`type InstallModeType string`): decoded as a
+    /// string, named in type errors.
+    NamedStr(&'static str),
     Bool,
     Int32,
     Strings,
@@ -153,7 +156,7 @@ pub(crate) static INSTALL_MODE: Schema = Schema {
     go_type: "v1alpha1.InstallMode",
     slice_type: "[]v1alpha1.InstallMode",
     fields: &[
-        field("type", Kind::Str, false),
+        field("type", Kind::NamedStr("v1alpha1.InstallModeType"), false),
         field("supported", Kind::Bool, false),
     ],
 };
@@ -223,7 +226,7 @@ pub(crate) type Slot = Option<Node<'static>>;
 /// The zero value of a field's type.
 pub(crate) fn zero(kind: Kind) -> Slot {
     Some(match kind {
-        Kind::Str => Node::String(Cow::Borrowed("")),
+        Kind::Str | Kind::NamedStr(_) => Node::String(Cow::Borrowed("")),
         Kind::Bool => Node::Bool(false),
         Kind::Int32 => Node::Number(0.0),
         Kind::Strings | Kind::List(_) => Node::Array(Vec::new()),
@@ -327,19 +330,26 @@ pub(crate) fn decode_value(
         None
     };
     match (kind, value) {
-        (Kind::Str, Value::String(text)) => Some(Node::String(Cow::Owned(text.clone()))),
+        (Kind::Str | Kind::NamedStr(_), Value::String(text)) => {
+            Some(Node::String(Cow::Owned(text.clone())))
+        }
         (Kind::Str, _) => mismatch(decoder, "string"),
+        (Kind::NamedStr(go_type), _) => mismatch(decoder, go_type),
         (Kind::Bool, Value::Bool(flag)) => Some(Node::Bool(*flag)),
         (Kind::Bool, _) => mismatch(decoder, "bool"),
         // Catalog numbers are float64 (an integral 8080 is `8080.0` here); Go
         // accepts any integral number that fits.
-        (Kind::Int32, Value::Number(number)) => match number
-            .as_f64()
-            .filter(|n| n.fract() == 0.0 && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(n))
-        {
-            Some(port) => Some(Node::Number(port)),
-            None => mismatch(decoder, "int32"),
-        },
+        (Kind::Int32, Value::Number(number)) => {
+            let number = number.as_f64().unwrap_or(f64::NAN);
+            if number.fract() == 0.0
+                && (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&number)
+            {
+                Some(Node::Number(number))
+            } else {
+                decoder.mismatch_number(number, parent, "int32");
+                None
+            }
+        }
         (Kind::Int32, _) => mismatch(decoder, "int32"),
         (Kind::Strings, Value::Array(items)) => Some(Node::Array(
             items
