@@ -21,6 +21,14 @@ enum ValidateError {
     #[error("write <stdout>: {0}")]
     #[diagnostic(code(fbc::validate::write))]
     Write(#[source] std::io::Error),
+    /// opm's words when its YAML writer refuses a string of the report; only a
+    /// failed validation has strings that can hold such characters.
+    #[error("failed to marshal output: {0}")]
+    #[diagnostic(
+        code(fbc::validate::yaml),
+        help("the report holds a character YAML cannot carry; use `-o json`")
+    )]
+    Yaml(#[source] crate::output::yaml::YamlWriteError),
 }
 
 pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
@@ -40,7 +48,14 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
             String::new()
         }
         ValidateFormat::Json => report::json::write(&outcome),
-        ValidateFormat::Yaml => report::yaml::write(&outcome),
+        ValidateFormat::Yaml => match report::yaml::write(&outcome) {
+            Ok(text) => text,
+            Err(error) => {
+                // Reported, with the verdict's exit code, as opm does.
+                eprintln!("{:?}", miette::Report::new(ValidateError::Yaml(error)));
+                return Ok(ExitStatus::Failure);
+            }
+        },
         ValidateFormat::Sarif => report::sarif::write(&outcome),
         ValidateFormat::Github => report::github::write(&outcome),
     };

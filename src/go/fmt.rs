@@ -35,17 +35,26 @@ pub(crate) fn quote(text: &str) -> String {
     out
 }
 
-/// An approximation of Go's `strconv.IsPrint`: graphic characters and the space.
+/// Go's `strconv.IsPrint`: letters, marks, numbers, punctuation and symbols, and the
+/// ASCII space; format characters, separators, private use and unassigned code points
+/// are escaped. The tables are Unicode 16's, Go 1.26's are Unicode 15's: the
+/// characters added in 16 print raw here where opm escapes them.
 fn is_print(character: char) -> bool {
+    use unicode_general_category::{GeneralCategory as C, get_general_category};
     if character == ' ' {
         return true;
     }
-    !(character.is_control()
-        || character.is_whitespace()
-        || matches!(character, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
-            | '\u{2060}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
-            | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..)
-        || (0xFFFE..=0xFFFF).contains(&(u32::from(character) & 0xFFFF)))
+    !matches!(
+        get_general_category(character),
+        C::Control
+            | C::Format
+            | C::Surrogate
+            | C::PrivateUse
+            | C::Unassigned
+            | C::SpaceSeparator
+            | C::LineSeparator
+            | C::ParagraphSeparator
+    )
 }
 
 /// A float as Go's `%v` prints it: `%g` with the shortest precision, switching to
@@ -121,6 +130,12 @@ mod tests {
         assert_eq!(quote("a\"b\\c\n"), r#""a\"b\\c\n""#);
         assert_eq!(quote("é\u{0}"), r#""é\x00""#);
         assert_eq!(quote("\u{2028}"), r#""\u2028""#);
+        // Format characters, unassigned code points and private use are escaped;
+        // letters, marks and symbols of any plane are not.
+        assert_eq!(quote("1.0.0\u{61c}"), r#""1.0.0\u061c""#);
+        assert_eq!(quote("x\u{e0067}"), r#""x\U000e0067""#);
+        assert_eq!(quote("\u{378}\u{e000}\u{a0}"), r#""\u0378\ue000\u00a0""#);
+        assert_eq!(quote("é\u{301}😀"), "\"é\u{301}😀\"");
     }
 
     #[test]

@@ -112,6 +112,19 @@ impl PulledImage {
     }
 }
 
+/// opm pulls only references written out in full (`reference.ParseNamed`): with a
+/// registry host, and on Docker Hub with the repository's namespace, so `busybox`,
+/// `foo/bar:1` and `index.docker.io/library/x` are refused without a network call.
+fn is_canonical(reference: &str) -> bool {
+    let Some((domain, remainder)) = reference.split_once('/') else {
+        return false;
+    };
+    let host = domain.contains(['.', ':'])
+        || domain == "localhost"
+        || domain.chars().any(|c| c.is_ascii_uppercase());
+    host && domain != "index.docker.io" && (domain != "docker.io" || remainder.contains('/'))
+}
+
 /// Pulls `reference` and unpacks its layers.
 pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage, ImageError> {
     let failed = |message: String| ImageError::Pull {
@@ -121,6 +134,9 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
     let parsed: Reference = reference
         .parse()
         .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
+    if !is_canonical(reference) {
+        return Err(failed("repository name must be canonical".to_owned()));
+    }
     let limits = crate::limits::get();
     let client = Client::new(ClientConfig {
         protocol: if options.use_http {
@@ -383,6 +399,26 @@ fn labels(config: &str) -> Result<BTreeMap<String, String>, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_canonical_references_are_pulled() {
+        for reference in [
+            "quay.io/org/op:1",
+            "localhost/x",
+            "127.0.0.1:5000/x@sha256:abc",
+            "docker.io/library/busybox",
+        ] {
+            assert!(super::is_canonical(reference), "{reference}");
+        }
+        for reference in [
+            "busybox",
+            "foo/bar:1",
+            "docker.io/busybox",
+            "index.docker.io/library/x",
+        ] {
+            assert!(!super::is_canonical(reference), "{reference}");
+        }
+    }
+
     use super::*;
 
     fn pulled(labels: &[(&str, &str)]) -> PulledImage {

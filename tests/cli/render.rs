@@ -231,3 +231,19 @@ fn registry_flag_combinations_are_checked_as_opm_does() {
         assert_eq!(stdout(&output), "");
     }
 }
+
+/// opm pulls only references written out in full; a short Docker Hub name is refused
+/// before any network call, in opm's words.
+#[test]
+fn short_image_names_are_refused_without_a_pull() {
+    let output = run(&["render", "busybox"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    assert!(
+        stderr(&output).starts_with(
+            "error: render reference \"busybox\": failed to pull image \"busybox\": repository name must be canonical\n"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}

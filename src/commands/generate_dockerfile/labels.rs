@@ -65,7 +65,7 @@ fn plain_field<'a>(rest: &'a str, text: &str) -> Result<(String, Option<&'a str>
             text,
             rest,
             quote,
-            "bare \" in non-quoted field",
+            "bare \" in non-quoted-field",
         ));
     }
     let after = rest[end..].strip_prefix(',');
@@ -179,7 +179,7 @@ mod tests {
         };
         assert_eq!(
             error(r#"a=1,k="v""#),
-            "parse error on line 1, column 7: bare \" in non-quoted field"
+            "parse error on line 1, column 7: bare \" in non-quoted-field"
         );
         assert_eq!(
             error(r#""k=v"x"#),

@@ -60,6 +60,19 @@ pub(crate) fn check(node: &Node<'_>) -> Result<(), YamlWriteError> {
 pub(crate) fn write_document(node: &Node<'_>, out: &mut impl Sink) -> Result<(), YamlWriteError> {
     decode::check(node)?;
     out.extend_from_slice(b"---\n");
+    emit(node, out);
+    Ok(())
+}
+
+/// Appends `node` as `sigs.k8s.io/yaml.Marshal` writes a value (no `---` line).
+/// Nothing is appended when it cannot be written.
+pub(crate) fn write_value(node: &Node<'_>, out: &mut impl Sink) -> Result<(), YamlWriteError> {
+    decode::check(node)?;
+    emit(node, out);
+    Ok(())
+}
+
+fn emit(node: &Node<'_>, out: &mut impl Sink) {
     let mut emitter = Emitter {
         out,
         indent: -1,
@@ -70,7 +83,6 @@ pub(crate) fn write_document(node: &Node<'_>, out: &mut impl Sink) -> Result<(),
     emitter.node(node, Context::default());
     // The implicit document end: finish the last line.
     emitter.write_indent();
-    Ok(())
 }
 
 /// Where a node sits, as the emitter's `mapping_context`/`simple_key_context`.
