@@ -3,102 +3,18 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
 use super::error::GraphError;
-use crate::go::fmt::quote;
 use crate::model::Bundle;
-use crate::model::go_decode::{GoDecoder, match_field};
-use crate::model::property::Property;
 use crate::semver::{Release, Version};
-
-const PACKAGE: &str = "olm.package";
-
-/// The value of an `olm.package` property (opm's `property.Package`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct PackageProperty {
-    pub(crate) package_name: String,
-    pub(crate) version: String,
-    pub(crate) release: String,
-}
-
-/// The `olm.package` values of a bundle, after opm's `property.Parse` of the whole
-/// list: the first property whose value does not decode is the error.
-pub(crate) fn package_properties(properties: &[Property]) -> Result<Vec<PackageProperty>, String> {
-    let mut packages = Vec::new();
-    for (index, property) in properties.iter().enumerate() {
-        let Some(value) = &property.value else {
-            return Err(parse_error(index, property, "unexpected end of JSON input"));
-        };
-        let fields: &[&'static str] = match property.kind.as_str() {
-            PACKAGE => &["packageName", "version", "release"],
-            "olm.package.required" => &["packageName", "versionRange"],
-            "olm.gvk" | "olm.gvk.required" => &["group", "kind", "version"],
-            "olm.channel" => &["channelName"],
-            // Other values are any JSON, and `olm.bundle.object` data is checked at load.
-            _ => continue,
-        };
-        let decoded = decode_strings(value, fields, struct_name(&property.kind))
-            .map_err(|error| parse_error(index, property, &error))?;
-        if property.kind == PACKAGE {
-            let field = |name: &str| decoded.get(name).cloned().unwrap_or_default();
-            packages.push(PackageProperty {
-                package_name: field("packageName"),
-                version: field("version"),
-                release: field("release"),
-            });
-        }
-    }
-    Ok(packages)
-}
-
-fn parse_error(index: usize, property: &Property, error: &str) -> String {
-    format!(
-        "parse property[{index}] of type {}: {error}",
-        quote(&property.kind)
-    )
-}
-
-/// The Go struct each known property type decodes into, as its messages name it.
-fn struct_name(kind: &str) -> &'static str {
-    match kind {
-        PACKAGE => "Package",
-        "olm.package.required" => "PackageRequired",
-        "olm.gvk" => "GVK",
-        "olm.gvk.required" => "GVKRequired",
-        _ => "Channel",
-    }
-}
-
-/// Decodes an object of string fields with Go's rules (case-insensitive names,
-/// null is the zero value, the first type mismatch is the error).
-fn decode_strings(
-    value: &Value,
-    fields: &[&'static str],
-    struct_name: &str,
-) -> Result<HashMap<&'static str, String>, String> {
-    let mut decoder = GoDecoder::default();
-    let mut strings = HashMap::new();
-    let go_type = format!("property.{struct_name}");
-    if let Some(map) = decoder.object(value.clone(), struct_name, &go_type) {
-        for (key, value) in map {
-            if let Some(field) = match_field(&key, fields) {
-                let text = decoder.field(field, |d| d.string(value, struct_name));
-                strings.insert(field, text);
-            }
-        }
-    }
-    decoder.finish().map(|()| strings)
-}
+use crate::validate::properties;
 
 /// opm's `parseVersionProperty`: exactly one `olm.package` with a valid version.
 pub(crate) fn bundle_version(bundle: &Bundle) -> Result<Version, GraphError> {
-    let packages =
-        package_properties(&bundle.properties).map_err(|error| GraphError::Properties {
-            bundle: bundle.name.clone(),
-            error,
-        })?;
-    let [package] = packages.as_slice() else {
+    let parsed = properties::parse(&bundle.properties).map_err(|error| GraphError::Properties {
+        bundle: bundle.name.clone(),
+        error,
+    })?;
+    let [package] = parsed.packages.as_slice() else {
         return Err(GraphError::PackageCount {
             bundle: bundle.name.clone(),
         });
@@ -144,9 +60,12 @@ pub(crate) fn legacy_release(version: Version) -> (Version, Release) {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
+    use crate::model::property::Property;
+
+    const PACKAGE: &str = "olm.package";
 
     fn property(kind: &str, value: Option<Value>) -> Property {
         Property::new(kind, value)
@@ -163,9 +82,8 @@ mod tests {
     #[test]
     fn reads_the_package_property() {
         let value = json!({"packageName": "p", "Version": "1.2.3", "release": "2"});
-        let packages = package_properties(&[property(PACKAGE, Some(value))]).expect("valid");
-        assert_eq!(packages[0].version, "1.2.3");
-        assert_eq!(packages[0].release, "2");
+        let version = bundle_version(&bundle(vec![property(PACKAGE, Some(value))]));
+        assert_eq!(version.expect("valid").to_string(), "1.2.3");
     }
 
     #[test]
@@ -179,6 +97,18 @@ mod tests {
         assert_eq!(
             bundle_version(&mistyped).unwrap_err().to_string(),
             "parse properties for bundle \"b.v1\": parse property[0] of type \"olm.package\": json: cannot unmarshal number into Go struct field Package.version of type string"
+        );
+        // Every known property type is decoded, as in validation.
+        let metadata = bundle(vec![
+            property(
+                PACKAGE,
+                Some(json!({"packageName": "a", "version": "1.0.0"})),
+            ),
+            property("olm.csv.metadata", Some(json!("x"))),
+        ]);
+        assert_eq!(
+            bundle_version(&metadata).unwrap_err().to_string(),
+            "parse properties for bundle \"b.v1\": parse property[1] of type \"olm.csv.metadata\": json: cannot unmarshal string into Go value of type property.CSVMetadata"
         );
         let array = bundle(vec![property("olm.gvk", Some(json!([])))]);
         assert!(

@@ -11,7 +11,7 @@ pub(crate) mod finding;
 mod image;
 mod lints;
 mod model;
-mod properties;
+pub(crate) mod properties;
 pub(crate) mod report;
 mod schemas;
 mod tree;
