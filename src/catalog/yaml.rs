@@ -14,7 +14,9 @@ mod resolve;
 mod tests;
 mod timestamp;
 
-use saphyr_parser::Parser;
+use std::borrow::Cow;
+
+use saphyr_parser::{Parser, ScalarStyle};
 use serde_json::Value;
 
 pub(crate) use builder::Implicit;
@@ -105,21 +107,176 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
         ));
     }
     let shortened = long_scalars::shorten(text);
-    let text = &*shortened.text;
-    let mut parser = Parser::new_from_str(text);
-    let mut builder = Builder::new(text, &shortened.runs);
-    builder.integers = integers;
-    while let Some(next) = parser.next_event() {
-        match next {
-            Ok((event, span)) => match builder.event(event, span) {
-                Ok(()) => {}
-                Err(Stop::Trailing { line, column }) => return trailing(builder, line, column),
-                Err(Stop::TooDeep { line, column }) => return Err(too_deep(line, column)),
-            },
-            Err(error) => return Err(syntax_error(&builder, &error, text)),
+    let mut text = Cow::Borrowed(&*shortened.text);
+    loop {
+        match parse(&text, &shortened.runs, integers) {
+            Err(Parsed::TabAfterColon { offset, error }) => {
+                match tabs_after_colon_as_spaces(&text, offset) {
+                    Some(patched) => text = Cow::Owned(patched),
+                    None => return Err(error),
+                }
+            }
+            Err(Parsed::QuotedIndentation { offset, error }) => {
+                match quoted_continuations_indented(&text, offset) {
+                    Some(patched) => text = Cow::Owned(patched),
+                    None => return Err(error),
+                }
+            }
+            Err(Parsed::Failed(error)) => return Err(error),
+            Ok(converted) => return Ok(converted),
         }
     }
-    finish(builder)
+}
+
+/// Why a parse stopped: an error, or one of two places where saphyr follows YAML
+/// 1.2 and refuses what yaml.v2 reads. The caller then rewrites the text in a way
+/// that yaml.v2 reads alike and tries again:
+/// - a tab after a `:` value indicator, which yaml.v2 skips as white space: read
+///   as a space;
+/// - a quoted scalar whose continuation lines are indented less than its block,
+///   which yaml.v2 does not check (their leading white space is folded away):
+///   those lines are indented further.
+enum Parsed {
+    Failed(YamlError),
+    TabAfterColon { offset: usize, error: YamlError },
+    QuotedIndentation { offset: usize, error: YamlError },
+}
+
+const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
+const QUOTED_INDENTATION: &str = "invalid indentation in quoted scalar";
+
+fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed> {
+    let mut parser = Parser::new_from_str(text);
+    let mut builder = Builder::new(text, runs);
+    builder.integers = integers;
+    let escaped_slash = memchr::memmem::find(text.as_bytes(), b"\\/").is_some();
+    while let Some(next) = parser.next_event() {
+        match next {
+            Ok((event, span)) => {
+                if escaped_slash
+                    && let saphyr_parser::Event::Scalar(_, ScalarStyle::DoubleQuoted, ..) = &event
+                    && let Some(error) = escaped_slash_error(text, span)
+                {
+                    return Err(Parsed::Failed(error));
+                }
+                match builder.event(event, span) {
+                    Ok(()) => {}
+                    Err(Stop::Trailing { line, column }) => {
+                        return trailing(builder, line, column).map_err(Parsed::Failed);
+                    }
+                    Err(Stop::TooDeep { line, column }) => {
+                        return Err(Parsed::Failed(too_deep(line, column)));
+                    }
+                }
+            }
+            Err(error) if error.info() == TAB_AFTER_COLON && !builder.root_done() => {
+                return Err(Parsed::TabAfterColon {
+                    offset: messages::byte_offset(text, error.marker().index()),
+                    error: syntax_error(&builder, &error, text),
+                });
+            }
+            Err(error) if error.info() == QUOTED_INDENTATION && !builder.root_done() => {
+                return Err(Parsed::QuotedIndentation {
+                    offset: messages::byte_offset(text, error.marker().index()),
+                    error: syntax_error(&builder, &error, text),
+                });
+            }
+            Err(error) => return Err(Parsed::Failed(syntax_error(&builder, &error, text))),
+        }
+    }
+    finish(builder).map_err(Parsed::Failed)
+}
+
+/// yaml.v2 knows no `\/` escape (YAML 1.2 and JSON do): a double-quoted scalar
+/// holding one fails there, at the backslash.
+fn escaped_slash_error(text: &str, span: saphyr_parser::Span) -> Option<YamlError> {
+    let start = messages::byte_offset(text, span.start.index());
+    let end = start + messages::byte_offset(&text[start..], span.end.index() - span.start.index());
+    let source = &text.as_bytes()[start..end];
+    let mut index = 0;
+    while index + 1 < source.len() {
+        match (source[index], source[index + 1]) {
+            (b'\\', b'/') => {
+                let before = &text[..start + index];
+                let line = before.matches('\n').count() + 1;
+                let column = before
+                    .rsplit('\n')
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .count()
+                    + 1;
+                // yaml.v2 names no line for a scanner error on the first line.
+                let detail = if line == 1 {
+                    "yaml: found unknown escape character".to_owned()
+                } else {
+                    format!("yaml: line {line}: found unknown escape character")
+                };
+                return Some(YamlError::invalid(detail, line, column));
+            }
+            (b'\\', _) => index += 2,
+            _ => index += 1,
+        }
+    }
+    None
+}
+
+/// `text` with the tabs between the `:` before `offset` and `offset` made spaces
+/// (yaml.v2 reads both alike there), or `None` when there are none.
+fn tabs_after_colon_as_spaces(text: &str, offset: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let start = bytes[..offset]
+        .iter()
+        .rposition(|byte| !matches!(byte, b' ' | b'\t'))?;
+    if bytes[start] != b':' || !bytes[start..offset].contains(&b'\t') {
+        return None;
+    }
+    let mut patched = bytes.to_vec();
+    for byte in &mut patched[start + 1..offset] {
+        *byte = b' ';
+    }
+    Some(String::from_utf8(patched).expect("only ASCII tabs were replaced"))
+}
+
+/// `text` with the continuation lines of the quoted scalar that opens at `offset`
+/// indented past its opening quote, or `None` when none needed it (or the scalar
+/// does not end). Lines keep their numbers; only those lines' columns move.
+fn quoted_continuations_indented(text: &str, offset: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let quote = *bytes.get(offset)?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let mut end = offset + 1;
+    loop {
+        match (bytes.get(end)?, bytes.get(end + 1)) {
+            (b'\\', Some(_)) if quote == b'"' => end += 2,
+            (b'\'', Some(b'\'')) if quote == b'\'' => end += 2,
+            (&byte, _) if byte == quote => break,
+            _ => end += 1,
+        }
+    }
+    let line_start = bytes[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let wanted = text[line_start..offset].chars().count() + 1;
+    let mut patched = String::with_capacity(text.len() + 64);
+    let mut copied = 0;
+    for (index, _) in text[offset..end].match_indices('\n') {
+        let start = offset + index + 1;
+        let indentation = bytes[start..].iter().take_while(|&&b| b == b' ').count();
+        if indentation < wanted {
+            patched.push_str(&text[copied..start]);
+            patched.extend(std::iter::repeat_n(' ', wanted - indentation));
+            copied = start;
+        }
+    }
+    if copied == 0 {
+        return None;
+    }
+    patched.push_str(&text[copied..]);
+    Some(patched)
 }
 
 /// Content after the first node: yaml.v2 never reads it, so a decode error in the

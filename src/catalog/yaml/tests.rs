@@ -449,3 +449,50 @@ fn split_documents(text: &str) -> Vec<&str> {
     }
     documents
 }
+
+/// yaml.v2 skips tabs after a key's `:` as white space; saphyr refuses them before
+/// some values (YAML 1.2), so they are read as spaces there.
+#[test]
+fn tabs_after_a_value_indicator_are_white_space() {
+    assert_eq!(
+        convert("schema:\tolm.package\nname:\t\t-5x\nm:\n  k: \tv\n"),
+        json!({"schema": "olm.package", "name": "-5x", "m": {"k": "v"}})
+    );
+    // A tab inside a value stays.
+    assert_eq!(convert("a:\tb\tc\n"), json!({"a": "b\tc"}));
+    // A block sequence after a simple key is refused with tabs as with spaces.
+    assert_eq!(
+        error("x: 1\na:\t- b\n"),
+        yaml_error("line 2: block sequence entries are not allowed in this context")
+    );
+}
+
+/// yaml.v2 does not check the indentation of a quoted scalar's continuation lines
+/// (their leading white space is folded away); saphyr does, so they are indented.
+#[test]
+fn quoted_scalars_may_continue_at_any_indentation() {
+    assert_eq!(
+        convert("a: \"x\ny\"\nb: 'p\n\nq'\nm:\n  c: \"1 \\\"2\\\"\n 3\"\nl:\n- 'it''s\nok'\n"),
+        json!({"a": "x y", "b": "p\nq", "m": {"c": "1 \"2\" 3"}, "l": ["it's ok"]})
+    );
+    // An unterminated scalar is still an error.
+    assert_eq!(
+        error("a: 1\nb: 'abc"),
+        yaml_error("line 2: found unexpected end of stream")
+    );
+}
+
+/// `\/` is a JSON and YAML 1.2 escape, not a yaml.v2 one.
+#[test]
+fn an_escaped_slash_is_unknown_to_yaml_v2() {
+    assert_eq!(
+        error("a: 1\nb: \"http:\\/\\/x\"\n"),
+        yaml_error("line 2: found unknown escape character")
+    );
+    assert_eq!(error("b: \"\\/\"\n"), yaml_error("found unknown escape character"));
+    // An escaped backslash before a slash, and single quotes, are fine.
+    assert_eq!(
+        convert("a: \"x\\\\/y\"\nb: '\\/'\n"),
+        json!({"a": "x\\/y", "b": "\\/"})
+    );
+}
