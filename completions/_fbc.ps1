@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write manual pages: fbc.1 and one page per subcommand')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the version and the commit fbc was built from, as `--version` does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -170,6 +171,11 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'fbc;version' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'fbc;help' {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
@@ -178,6 +184,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write manual pages: fbc.1 and one page per subcommand')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the version and the commit fbc was built from, as `--version` does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -212,6 +219,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;help;man' {
+            break
+        }
+        'fbc;help;version' {
             break
         }
         'fbc;help;help' {

@@ -40,6 +40,9 @@ _fbc() {
             fbc,validate)
                 cmd="fbc__subcmd__validate"
                 ;;
+            fbc,version)
+                cmd="fbc__subcmd__version"
+                ;;
             fbc__subcmd__alpha,help)
                 cmd="fbc__subcmd__alpha__subcmd__help"
                 ;;
@@ -94,6 +97,9 @@ _fbc() {
             fbc__subcmd__help,validate)
                 cmd="fbc__subcmd__help__subcmd__validate"
                 ;;
+            fbc__subcmd__help,version)
+                cmd="fbc__subcmd__help__subcmd__version"
+                ;;
             fbc__subcmd__help__subcmd__alpha,render-graph)
                 cmd="fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__graph"
                 ;;
@@ -110,7 +116,7 @@ _fbc() {
 
     case "${cmd}" in
         fbc)
-            opts="-h -V --help --version render validate graph generate alpha completions man help"
+            opts="-h -V --help --version render validate graph generate alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -424,7 +430,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help)
-            opts="render validate graph generate alpha completions man help"
+            opts="render validate graph generate alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -591,6 +597,20 @@ _fbc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        fbc__subcmd__help__subcmd__version)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         fbc__subcmd__man)
             opts="-h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -654,6 +674,20 @@ _fbc() {
                     COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-property yaml-implicit-type" -- "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__version)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

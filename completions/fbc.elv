@@ -29,6 +29,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands'
             cand completions 'Print a shell completion script on stdout'
             cand man 'Write manual pages: fbc.1 and one page per subcommand'
+            cand version 'Print the version and the commit fbc was built from, as `--version` does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;render'= {
@@ -149,6 +150,10 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'fbc;version'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'fbc;help'= {
             cand render 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
@@ -157,6 +162,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands'
             cand completions 'Print a shell completion script on stdout'
             cand man 'Write manual pages: fbc.1 and one page per subcommand'
+            cand version 'Print the version and the commit fbc was built from, as `--version` does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;help;render'= {
@@ -181,6 +187,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;help;completions'= {
         }
         &'fbc;help;man'= {
+        }
+        &'fbc;help;version'= {
         }
         &'fbc;help;help'= {
         }

@@ -60,6 +60,7 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
         },
         cli::Command::Completions(args) => commands::completions::run(&args),
         cli::Command::Man(args) => commands::man::run(&args),
+        cli::Command::Version => commands::version::run(),
     }
 }
 

@@ -42,6 +42,8 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Write manual pages: fbc.1 and one page per subcommand
     Man(ManArgs),
+    /// Print the version and the commit fbc was built from, as `--version` does
+    Version,
 }
 
 #[cfg(test)]

@@ -1,26 +1,16 @@
 //! `fbc completions <shell>`: a completion script for the CLI as this binary defines it.
 
-use std::io::Write as _;
-
 use crate::ExitStatus;
 use crate::cli::CompletionsArgs;
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("write <stdout>: {error}")]
-#[diagnostic(code(fbc::completions::write))]
-struct WriteError {
-    error: std::io::Error,
-}
+#[error("write <stdout>: {0}")]
+#[diagnostic(code(fbc::write))]
+pub(crate) struct WriteError(pub(crate) std::io::Error);
 
 pub(crate) fn run(args: &CompletionsArgs) -> miette::Result<ExitStatus> {
-    let script = script(args.shell);
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(&script).and_then(|()| stdout.flush()) {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(WriteError { error }.into())
-        }
-        _ => Ok(ExitStatus::Success),
-    }
+    super::write_stdout(&script(args.shell)).map_err(WriteError)?;
+    Ok(ExitStatus::Success)
 }
 
 /// The script for one shell, generated from the clap definition of `fbc`.

@@ -6,7 +6,6 @@ mod text;
 mod write;
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::ExitStatus;
@@ -243,17 +242,7 @@ fn check_directory(directory: &Path) -> Result<&str, GenerateError> {
 }
 
 fn print(text: &str) -> Result<(), GenerateError> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        // A reader that stops early is not an error.
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(GenerateError::Stdout { error })
-        }
-        _ => Ok(()),
-    }
+    super::write_stdout(text.as_bytes()).map_err(|error| GenerateError::Stdout { error })
 }
 
 /// An OS error as Go prints it (`no such file or directory`): Rust's text without the

@@ -2,7 +2,6 @@
 //! images as `opm render` does, choose the channels to draw, and write mermaid
 //! (opm's text), dot or JSON.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::ExitStatus;
@@ -128,12 +127,8 @@ fn draw(registry: &RegistryArgs, settings: &Settings) -> miette::Result<ExitStat
 
 /// Writes the whole output; a reader that stops early (`| head`) is not an error.
 pub(crate) fn write_stdout(bytes: &[u8]) -> miette::Result<ExitStatus> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-        Ok(()) => Ok(ExitStatus::Success),
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitStatus::Success),
-        Err(error) => Err(InputError::Write(error).into()),
-    }
+    super::write_stdout(bytes).map_err(InputError::Write)?;
+    Ok(ExitStatus::Success)
 }
 
 /// Loads catalog directories and catalog images as `opm render` does for

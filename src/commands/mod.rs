@@ -7,3 +7,14 @@ pub(crate) mod man;
 pub(crate) mod render;
 pub(crate) mod upgrade_path;
 pub(crate) mod validate;
+pub(crate) mod version;
+
+/// Writes `bytes` on stdout; a reader that stops early (`| head`) is not an error.
+pub(crate) fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}

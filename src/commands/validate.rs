@@ -1,7 +1,6 @@
 //! `fbc validate`: load a catalog directory, validate it, report the findings in
 //! the chosen format and exit 0 (valid), 1 (invalid) or 2 (not loadable).
 
-use std::io::Write as _;
 use std::path::Path;
 
 use crate::ExitStatus;
@@ -59,16 +58,7 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
         ValidateFormat::Sarif => report::sarif::write(&outcome),
         ValidateFormat::Github => report::github::write(&outcome),
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => {}
-        // A reader that stops early is not an error.
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(error) => return Err(ValidateError::Write(error).into()),
-    }
+    super::write_stdout(text.as_bytes()).map_err(ValidateError::Write)?;
     Ok(if outcome.passed {
         ExitStatus::Success
     } else {

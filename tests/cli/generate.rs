@@ -329,6 +329,10 @@ fn version_names_the_commit() {
         assert_eq!(stdout(&output), expected);
     }
     assert!(stdout(&output).starts_with(&format!("fbc {} (", env!("CARGO_PKG_VERSION"))));
+    // `fbc version`, like `opm version`, prints the same.
+    let subcommand = fbc().arg("version").output().expect("runs");
+    assert_eq!(subcommand.status.code(), Some(0));
+    assert_eq!(stdout(&subcommand), stdout(&output));
 }
 
 /// Completion scripts committed under completions/, by shell.

@@ -489,7 +489,10 @@ fn an_escaped_slash_is_unknown_to_yaml_v2() {
         error("a: 1\nb: \"http:\\/\\/x\"\n"),
         yaml_error("line 2: found unknown escape character")
     );
-    assert_eq!(error("b: \"\\/\"\n"), yaml_error("found unknown escape character"));
+    assert_eq!(
+        error("b: \"\\/\"\n"),
+        yaml_error("found unknown escape character")
+    );
     // An escaped backslash before a slash, and single quotes, are fine.
     assert_eq!(
         convert("a: \"x\\\\/y\"\nb: '\\/'\n"),
