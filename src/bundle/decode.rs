@@ -34,6 +34,23 @@ pub(crate) fn first_document(bytes: &[u8]) -> Option<Value> {
     Some(normalize_yaml_numbers(value))
 }
 
+/// The text of the first document of `bytes` when opm reads it as JSON (the sniff
+/// window starts with `{` and the first value decodes): Go's `json.RawMessage`
+/// fields then keep their bytes as written.
+pub(crate) fn first_json_text(bytes: &[u8]) -> Option<&str> {
+    let window = &bytes[..bytes.len().min(SNIFF_LENGTH)];
+    if !String::from_utf8_lossy(window)
+        .trim_start()
+        .starts_with('{')
+    {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<serde::de::IgnoredAny>();
+    stream.next()?.ok()?;
+    Some(&text[..stream.byte_offset()])
+}
+
 /// An object embedded in a catalog's `olm.bundle.object` as opm reads it
 /// (`yaml.ToJSON`, then Go's decoder): JSON when it starts with `{`, YAML otherwise.
 pub(crate) fn embedded_object(bytes: &[u8]) -> Option<Value> {

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::decode;
 use super::properties::RawProperty;
+use super::raw::{self, RawValue};
 use crate::model::go_decode::match_field;
 
 const PACKAGE: &str = "operators.operatorframework.io.bundle.package.v1";
@@ -48,17 +49,20 @@ pub(crate) fn read(directory: &Path) -> Result<Metadata, String> {
         let Some(document) = decode::first_document(&bytes) else {
             continue;
         };
+        let raw = decode::first_json_text(&bytes).and_then(raw::parse);
         if annotations.is_none() {
             annotations = decode_annotations(&document).filter(|found| !found.is_empty());
         }
         let file = || directory.join(&name);
         if dependencies.is_none() {
             dependencies = decode_list(&document, "dependencies")
+                .map(|list| with_raw_values(list, raw.as_ref(), "dependencies"))
                 .filter(|list| !list.is_empty())
                 .map(|list| (list, file()));
         }
         if properties.is_none() {
             properties = decode_list(&document, "properties")
+                .map(|list| with_raw_values(list, raw.as_ref(), "properties"))
                 .filter(|list| !list.is_empty())
                 .map(|list| (list, file()));
         }
@@ -168,6 +172,44 @@ fn decode_entry(item: &Value) -> Option<RawProperty> {
         }
     }
     Some(entry)
+}
+
+/// In a file read as JSON, each entry's value keeps its text as written (Go's
+/// `json.RawMessage`), which opm de-duplicates and sorts on and prints with its own
+/// key order and number spelling. Go decodes fields in document order, so the last
+/// key that matches wins.
+fn with_raw_values(
+    mut list: Vec<RawProperty>,
+    document: Option<&RawValue<'_>>,
+    field: &'static str,
+) -> Vec<RawProperty> {
+    let Some(RawValue::Array(_, items)) =
+        document.and_then(|document| last_member(document, field))
+    else {
+        return list;
+    };
+    if items.len() == list.len() {
+        for (entry, item) in list.iter_mut().zip(items) {
+            if let Some(value) = last_member(item, "value") {
+                entry.set_raw(value.text());
+            }
+        }
+    }
+    list
+}
+
+/// The value of the last member of an object whose key matches the Go field `name`.
+fn last_member<'v, 'a>(value: &'v RawValue<'a>, name: &'static str) -> Option<&'v RawValue<'a>> {
+    let RawValue::Object(_, members) = value else {
+        return None;
+    };
+    members
+        .iter()
+        .rev()
+        .find(|(key, _)| {
+            raw::decode_string(key).is_some_and(|key| match_field(&key, &[name]).is_some())
+        })
+        .map(|(_, value)| value)
 }
 
 /// A Go `string` field read through sigs.k8s.io/yaml, which turns YAML numbers and
