@@ -254,7 +254,7 @@ fn yaml_error(error: &YamlError, chunk: &YamlChunk) -> DecodeError {
                 .to_owned(),
             position,
             help: Some(
-                "put each object in its own document (separated by `---` lines), or write a JSON stream that starts with `{`"
+                "put each object in its own document (separated by `---` lines), or write them as a JSON stream of valid objects that starts with `{`"
                     .to_owned(),
             ),
         },
