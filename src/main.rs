@@ -1,5 +1,9 @@
 //! The `fbc` binary: parse arguments, run, turn the outcome into an exit code.
 
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> std::process::ExitCode {
     let cli = <fbc::cli::Cli as clap::Parser>::parse();
     match fbc::run(cli) {
