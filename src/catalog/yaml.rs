@@ -106,6 +106,14 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
             column,
         ));
     }
+    if let Some(line) = leading_document_end(text) {
+        // yaml.v2 words a parser error with the 0-based line, and none on the first.
+        let detail = match line {
+            0 => "yaml: did not find expected node content".to_owned(),
+            line => format!("yaml: line {line}: did not find expected node content"),
+        };
+        return Err(YamlError::invalid(detail, line + 1, 1));
+    }
     let shortened = long_scalars::shorten(text);
     let mut text = Cow::Borrowed(&*shortened.text);
     loop {
@@ -185,6 +193,22 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
         }
     }
     finish(builder).map_err(Parsed::Failed)
+}
+
+/// The 0-based line of a `...` document end marker that comes before any content:
+/// yaml.v2 then expects a node and fails (saphyr reads an empty document).
+fn leading_document_end(text: &str) -> Option<usize> {
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start_matches(' ');
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let marker = line
+            .strip_prefix("...")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t', '\r']));
+        return marker.then_some(index);
+    }
+    None
 }
 
 /// yaml.v2 knows no `\/` escape (YAML 1.2 and JSON do): a double-quoted scalar

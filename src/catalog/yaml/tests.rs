@@ -499,3 +499,22 @@ fn an_escaped_slash_is_unknown_to_yaml_v2() {
         json!({"a": "x\\/y", "b": "\\/"})
     );
 }
+
+/// A `...` before any content ends no document in yaml.v2: it expects a node.
+#[test]
+fn a_leading_document_end_marker_is_an_error() {
+    assert_eq!(
+        error("...\n"),
+        yaml_error("did not find expected node content")
+    );
+    assert_eq!(
+        error("# c\n\n...\nschema: x\n"),
+        yaml_error("line 2: did not find expected node content")
+    );
+    // After content, or after `---`, it ends the document.
+    assert_eq!(convert("a: x\n...\n"), json!({"a": "x"}));
+    assert_eq!(
+        document_to_json("---\n...\n").expect("an empty document"),
+        None
+    );
+}
