@@ -10,6 +10,7 @@ mod keys;
 mod long_scalars;
 mod messages;
 mod resolve;
+mod tabs;
 #[cfg(test)]
 mod tests;
 mod timestamp;
@@ -130,6 +131,12 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
                     None => return Err(error),
                 }
             }
+            Err(Parsed::QuotedTab { offset, error }) => {
+                match leading_tabs_as_spaces(&text, offset) {
+                    Some(patched) => text = Cow::Owned(patched),
+                    None => return Err(error),
+                }
+            }
             Err(Parsed::Failed(error)) => return Err(error),
             Ok(converted) => return Ok(converted),
         }
@@ -143,24 +150,31 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
 ///   as a space;
 /// - a quoted scalar whose continuation lines are indented less than its block,
 ///   which yaml.v2 does not check (their leading white space is folded away):
-///   those lines are indented further.
+///   those lines are indented further, and tabs there read as spaces.
 enum Parsed {
     Failed(YamlError),
     TabAfterColon { offset: usize, error: YamlError },
     QuotedIndentation { offset: usize, error: YamlError },
+    QuotedTab { offset: usize, error: YamlError },
 }
 
 const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
 const QUOTED_INDENTATION: &str = "invalid indentation in quoted scalar";
+/// saphyr's error for a tab in the leading white space of a quoted scalar's line.
+const QUOTED_TAB: &str = "tab cannot be used as indentation";
 
 fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed> {
     let mut parser = Parser::new_from_str(text);
     let mut builder = Builder::new(text, runs);
     builder.integers = integers;
     let escaped_slash = memchr::memmem::find(text.as_bytes(), b"\\/").is_some();
+    let mut layout = memchr::memchr(b'\t', text.as_bytes()).map(|_| tabs::Layout::default());
     while let Some(next) = parser.next_event() {
         match next {
             Ok((event, span)) => {
+                if let Some(layout) = &mut layout {
+                    note_layout(layout, text, &event, span);
+                }
                 if escaped_slash
                     && let saphyr_parser::Event::Scalar(_, ScalarStyle::DoubleQuoted, ..) = &event
                     && let Some(error) = escaped_slash_error(text, span)
@@ -183,6 +197,12 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
                     error: syntax_error(&builder, &error, text),
                 });
             }
+            Err(error) if error.info() == QUOTED_TAB && !builder.root_done() => {
+                return Err(Parsed::QuotedTab {
+                    offset: messages::byte_offset(text, error.marker().index()),
+                    error: syntax_error(&builder, &error, text),
+                });
+            }
             Err(error) if error.info() == QUOTED_INDENTATION && !builder.root_done() => {
                 return Err(Parsed::QuotedIndentation {
                     offset: messages::byte_offset(text, error.marker().index()),
@@ -192,7 +212,35 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
             Err(error) => return Err(Parsed::Failed(syntax_error(&builder, &error, text))),
         }
     }
+    if let Some((line, column, message)) = layout
+        .as_ref()
+        .and_then(|layout| tabs::refused_tab(text, layout))
+    {
+        // A scanner error on the first line is worded without a line.
+        let detail = match line {
+            1 => format!("yaml: {message}"),
+            line => format!("yaml: line {line}: {message}"),
+        };
+        return Err(Parsed::Failed(YamlError::invalid(detail, line, column)));
+    }
     finish(builder).map_err(Parsed::Failed)
+}
+
+fn note_layout(
+    layout: &mut tabs::Layout,
+    text: &str,
+    event: &saphyr_parser::Event<'_>,
+    span: saphyr_parser::Span,
+) {
+    use saphyr_parser::Event;
+    match event {
+        Event::Scalar(_, style, ..) => layout.scalar(*style, span.start.line(), span.end.line()),
+        Event::SequenceStart(..) | Event::MappingStart(..) => {
+            layout.open(text, span.start.index(), span.start.line());
+        }
+        Event::SequenceEnd | Event::MappingEnd => layout.close(span.end.line()),
+        _ => {}
+    }
 }
 
 /// The 0-based line of a `...` document end marker that comes before any content:
@@ -257,6 +305,29 @@ fn tabs_after_colon_as_spaces(text: &str, offset: usize) -> Option<String> {
     }
     let mut patched = bytes.to_vec();
     for byte in &mut patched[start + 1..offset] {
+        *byte = b' ';
+    }
+    Some(String::from_utf8(patched).expect("only ASCII tabs were replaced"))
+}
+
+/// `text` with the tabs in the leading white space of the line holding `offset`
+/// made spaces, or `None` when there are none.
+fn leading_tabs_as_spaces(text: &str, offset: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let start = bytes[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = start
+        + bytes[start..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+    if !bytes[start..end].contains(&b'\t') {
+        return None;
+    }
+    let mut patched = bytes.to_vec();
+    for byte in &mut patched[start..end] {
         *byte = b' ';
     }
     Some(String::from_utf8(patched).expect("only ASCII tabs were replaced"))

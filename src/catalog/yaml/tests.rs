@@ -234,14 +234,7 @@ fn duplicate_keys_last_wins() {
 
 #[test]
 fn empty_documents_have_no_value() {
-    for text in [
-        "",
-        "\n",
-        "# only a comment\n",
-        "---\n",
-        "--- # c\n\n",
-        "  \n\t\n",
-    ] {
+    for text in ["", "\n", "# only a comment\n", "---\n", "--- # c\n\n"] {
         assert_eq!(document_to_json(text).expect(text), None, "{text:?}");
     }
 }
@@ -516,5 +509,54 @@ fn a_leading_document_end_marker_is_an_error() {
     assert_eq!(
         document_to_json("---\n...\n").expect("an empty document"),
         None
+    );
+}
+
+/// Tabs yaml.v2 refuses in block context: at the start of a blank or comment line,
+/// and after a `-` entry indicator; each with yaml.v2's message for what it was
+/// scanning.
+#[test]
+fn tabs_where_yaml_v2_expects_indentation_are_errors() {
+    let cases = [
+        (
+            "a: b\n\t\nc: d\n",
+            "line 2: found a tab character that violates indentation",
+        ),
+        (
+            "a: 'b'\n\t\nc: d\n",
+            "line 2: found character that cannot start any token",
+        ),
+        ("\t\na: b\n", "found character that cannot start any token"),
+        (
+            "  \n\t\n",
+            "line 2: found character that cannot start any token",
+        ),
+        (
+            "a: b\nl:\n-\tc\n",
+            "line 3: found character that cannot start any token",
+        ),
+        (
+            "a: b\n\t# note\n",
+            "line 2: found a tab character that violates indentation",
+        ),
+        (
+            "a: |\n  b\n\t\n",
+            "line 3: found a tab character where an indentation space is expected",
+        ),
+    ];
+    for (text, detail) in cases {
+        assert_eq!(error(text), yaml_error(detail), "{text:?}");
+    }
+}
+
+/// Tabs yaml.v2 reads: inside quoted scalars (also leading a continuation line),
+/// flow collections, block scalar content, within and after plain scalars.
+#[test]
+fn tabs_yaml_v2_reads_are_read() {
+    assert_eq!(
+        convert(
+            "a: \"x\n\ty\"\nb: 'p\n\t\n  q'\nc: [1,\n\t\n 2]\nd: x\t\ne: |\n  f\n  \tg\nh: i - \tj\n"
+        ),
+        json!({"a": "x y", "b": "p\nq", "c": [1.0, 2.0], "d": "x", "e": "f\n\tg\n", "h": "i - \tj"})
     );
 }
