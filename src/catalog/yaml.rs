@@ -107,6 +107,8 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
             column,
         ));
     }
+    let with_breaks = unicode_breaks_as_newlines(text);
+    let text = with_breaks.as_deref().unwrap_or(text);
     if let Some(line) = leading_document_end(text) {
         // yaml.v2 words a parser error with the 0-based line, and none on the first.
         let detail = match line {
@@ -241,6 +243,20 @@ fn note_layout(
         Event::SequenceEnd | Event::MappingEnd => layout.close(span.end.line()),
         _ => {}
     }
+}
+
+/// yaml.v2 (YAML 1.1) takes NEL, LS and PS for line breaks, saphyr (YAML 1.2) for
+/// ordinary characters: they become line breaks here, NEL a CRLF (as long, and
+/// read as yaml.v2 reads NEL), LS and PS a LF. `None` when there are none.
+/// (yaml.v2 keeps LS and PS themselves in the content of a block scalar.)
+fn unicode_breaks_as_newlines(text: &str) -> Option<String> {
+    let present = ["\u{85}", "\u{2028}", "\u{2029}"]
+        .iter()
+        .any(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some());
+    present.then(|| {
+        text.replace('\u{85}', "\r\n")
+            .replace(['\u{2028}', '\u{2029}'], "\n")
+    })
 }
 
 /// The 0-based line of a `...` document end marker that comes before any content:

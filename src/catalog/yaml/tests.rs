@@ -560,3 +560,16 @@ fn tabs_yaml_v2_reads_are_read() {
         json!({"a": "x y", "b": "p\nq", "c": [1.0, 2.0], "d": "x", "e": "f\n\tg\n", "h": "i - \tj"})
     );
 }
+
+/// NEL, LS and PS break lines in yaml.v2 (YAML 1.1).
+#[test]
+fn unicode_line_breaks_break_lines() {
+    assert_eq!(
+        convert("a: \"x\u{85}y\"\nb: 'p\u{2028}q'\nc: |\n  r\u{85}  s\n"),
+        json!({"a": "x y", "b": "p q", "c": "r\ns\n"})
+    );
+    assert_eq!(
+        error("a: b\u{2028}c\n"),
+        yaml_error("line 3: could not find expected ':'")
+    );
+}
