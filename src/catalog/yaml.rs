@@ -6,6 +6,7 @@
 
 mod binary;
 mod builder;
+mod compat;
 mod keys;
 mod long_scalars;
 mod messages;
@@ -107,43 +108,40 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
             column,
         ));
     }
-    let with_breaks = unicode_breaks_as_newlines(text);
+    let with_breaks = compat::unicode_breaks_as_newlines(text);
     let text = with_breaks.as_deref().unwrap_or(text);
-    if let Some(line) = leading_document_end(text) {
-        // yaml.v2 words a parser error with the 0-based line, and none on the first.
-        let detail = match line {
-            0 => "yaml: did not find expected node content".to_owned(),
-            line => format!("yaml: line {line}: did not find expected node content"),
-        };
-        return Err(YamlError::invalid(detail, line + 1, 1));
+    if let Some(error) = compat::leading_document_end(text) {
+        return Err(error);
     }
     let shortened = long_scalars::shorten(text);
     let mut text = Cow::Borrowed(&*shortened.text);
+    let mut rewrites = 0;
     loop {
-        match parse(&text, &shortened.runs, integers) {
-            Err(Parsed::TabAfterColon { offset, error }) => {
-                match tabs_after_colon_as_spaces(&text, offset) {
-                    Some(patched) => text = Cow::Owned(patched),
-                    None => return Err(error),
-                }
+        let parsed = parse(&text, &shortened.runs, integers);
+        let patched = match &parsed {
+            Err(Parsed::TabAfterColon { offset, .. }) => {
+                compat::tabs_after_colon_as_spaces(&text, *offset)
             }
-            Err(Parsed::QuotedIndentation { offset, error }) => {
-                match quoted_continuations_indented(&text, offset) {
-                    Some(patched) => text = Cow::Owned(patched),
-                    None => return Err(error),
-                }
+            Err(Parsed::QuotedIndentation { offset, .. }) => {
+                compat::quoted_continuations_indented(&text, *offset)
             }
-            Err(Parsed::QuotedTab { offset, error }) => {
-                match leading_tabs_as_spaces(&text, offset) {
-                    Some(patched) => text = Cow::Owned(patched),
-                    None => return Err(error),
-                }
+            Err(Parsed::QuotedTab { offset, .. }) => compat::leading_tabs_as_spaces(&text, *offset),
+            _ => None,
+        };
+        // Every rewrite means another parse: a document that needs very many is
+        // refused with saphyr's error rather than parsed for ever.
+        match patched {
+            Some(patched) if rewrites < MAX_REWRITES => {
+                text = Cow::Owned(patched);
+                rewrites += 1;
             }
-            Err(Parsed::Failed(error)) => return Err(error),
-            Ok(converted) => return Ok(converted),
+            _ => return parsed.map_err(Parsed::into_error),
         }
     }
 }
+
+/// How many times one document may be rewritten and parsed again.
+const MAX_REWRITES: usize = 64;
 
 /// Why a parse stopped: an error, or one of two places where saphyr follows YAML
 /// 1.2 and refuses what yaml.v2 reads. The caller then rewrites the text in a way
@@ -158,6 +156,17 @@ enum Parsed {
     TabAfterColon { offset: usize, error: YamlError },
     QuotedIndentation { offset: usize, error: YamlError },
     QuotedTab { offset: usize, error: YamlError },
+}
+
+impl Parsed {
+    fn into_error(self) -> YamlError {
+        match self {
+            Parsed::Failed(error)
+            | Parsed::TabAfterColon { error, .. }
+            | Parsed::QuotedIndentation { error, .. }
+            | Parsed::QuotedTab { error, .. } => error,
+        }
+    }
 }
 
 const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
@@ -179,7 +188,7 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
                 }
                 if escaped_slash
                     && let saphyr_parser::Event::Scalar(_, ScalarStyle::DoubleQuoted, ..) = &event
-                    && let Some(error) = escaped_slash_error(text, span)
+                    && let Some(error) = compat::escaped_slash_error(text, span)
                 {
                     return Err(Parsed::Failed(error));
                 }
@@ -218,12 +227,7 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
         .as_ref()
         .and_then(|layout| tabs::refused_tab(text, layout))
     {
-        // A scanner error on the first line is worded without a line.
-        let detail = match line {
-            1 => format!("yaml: {message}"),
-            line => format!("yaml: line {line}: {message}"),
-        };
-        return Err(Parsed::Failed(YamlError::invalid(detail, line, column)));
+        return Err(Parsed::Failed(compat::scanner_error(line, column, message)));
     }
     finish(builder).map_err(Parsed::Failed)
 }
@@ -243,151 +247,6 @@ fn note_layout(
         Event::SequenceEnd | Event::MappingEnd => layout.close(span.end.line()),
         _ => {}
     }
-}
-
-/// yaml.v2 (YAML 1.1) takes NEL, LS and PS for line breaks, saphyr (YAML 1.2) for
-/// ordinary characters: they become line breaks here, NEL a CRLF (as long, and
-/// read as yaml.v2 reads NEL), LS and PS a LF. `None` when there are none.
-/// (yaml.v2 keeps LS and PS themselves in the content of a block scalar.)
-fn unicode_breaks_as_newlines(text: &str) -> Option<String> {
-    let present = ["\u{85}", "\u{2028}", "\u{2029}"]
-        .iter()
-        .any(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some());
-    present.then(|| {
-        text.replace('\u{85}', "\r\n")
-            .replace(['\u{2028}', '\u{2029}'], "\n")
-    })
-}
-
-/// The 0-based line of a `...` document end marker that comes before any content:
-/// yaml.v2 then expects a node and fails (saphyr reads an empty document).
-fn leading_document_end(text: &str) -> Option<usize> {
-    for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start_matches(' ');
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let marker = line
-            .strip_prefix("...")
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t', '\r']));
-        return marker.then_some(index);
-    }
-    None
-}
-
-/// yaml.v2 knows no `\/` escape (YAML 1.2 and JSON do): a double-quoted scalar
-/// holding one fails there, at the backslash.
-fn escaped_slash_error(text: &str, span: saphyr_parser::Span) -> Option<YamlError> {
-    let start = messages::byte_offset(text, span.start.index());
-    let end = start + messages::byte_offset(&text[start..], span.end.index() - span.start.index());
-    let source = &text.as_bytes()[start..end];
-    let mut index = 0;
-    while index + 1 < source.len() {
-        match (source[index], source[index + 1]) {
-            (b'\\', b'/') => {
-                let before = &text[..start + index];
-                let line = before.matches('\n').count() + 1;
-                let column = before
-                    .rsplit('\n')
-                    .next()
-                    .unwrap_or_default()
-                    .chars()
-                    .count()
-                    + 1;
-                // yaml.v2 names no line for a scanner error on the first line.
-                let detail = if line == 1 {
-                    "yaml: found unknown escape character".to_owned()
-                } else {
-                    format!("yaml: line {line}: found unknown escape character")
-                };
-                return Some(YamlError::invalid(detail, line, column));
-            }
-            (b'\\', _) => index += 2,
-            _ => index += 1,
-        }
-    }
-    None
-}
-
-/// `text` with the tabs between the `:` before `offset` and `offset` made spaces
-/// (yaml.v2 reads both alike there), or `None` when there are none.
-fn tabs_after_colon_as_spaces(text: &str, offset: usize) -> Option<String> {
-    let bytes = text.as_bytes();
-    let start = bytes[..offset]
-        .iter()
-        .rposition(|byte| !matches!(byte, b' ' | b'\t'))?;
-    if bytes[start] != b':' || !bytes[start..offset].contains(&b'\t') {
-        return None;
-    }
-    let mut patched = bytes.to_vec();
-    for byte in &mut patched[start + 1..offset] {
-        *byte = b' ';
-    }
-    Some(String::from_utf8(patched).expect("only ASCII tabs were replaced"))
-}
-
-/// `text` with the tabs in the leading white space of the line holding `offset`
-/// made spaces, or `None` when there are none.
-fn leading_tabs_as_spaces(text: &str, offset: usize) -> Option<String> {
-    let bytes = text.as_bytes();
-    let start = bytes[..offset]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let end = start
-        + bytes[start..]
-            .iter()
-            .take_while(|&&b| b == b' ' || b == b'\t')
-            .count();
-    if !bytes[start..end].contains(&b'\t') {
-        return None;
-    }
-    let mut patched = bytes.to_vec();
-    for byte in &mut patched[start..end] {
-        *byte = b' ';
-    }
-    Some(String::from_utf8(patched).expect("only ASCII tabs were replaced"))
-}
-
-/// `text` with the continuation lines of the quoted scalar that opens at `offset`
-/// indented past its opening quote, or `None` when none needed it (or the scalar
-/// does not end). Lines keep their numbers; only those lines' columns move.
-fn quoted_continuations_indented(text: &str, offset: usize) -> Option<String> {
-    let bytes = text.as_bytes();
-    let quote = *bytes.get(offset)?;
-    if quote != b'"' && quote != b'\'' {
-        return None;
-    }
-    let mut end = offset + 1;
-    loop {
-        match (bytes.get(end)?, bytes.get(end + 1)) {
-            (b'\\', Some(_)) if quote == b'"' => end += 2,
-            (b'\'', Some(b'\'')) if quote == b'\'' => end += 2,
-            (&byte, _) if byte == quote => break,
-            _ => end += 1,
-        }
-    }
-    let line_start = bytes[..offset]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let wanted = text[line_start..offset].chars().count() + 1;
-    let mut patched = String::with_capacity(text.len() + 64);
-    let mut copied = 0;
-    for (index, _) in text[offset..end].match_indices('\n') {
-        let start = offset + index + 1;
-        let indentation = bytes[start..].iter().take_while(|&&b| b == b' ').count();
-        if indentation < wanted {
-            patched.push_str(&text[copied..start]);
-            patched.extend(std::iter::repeat_n(' ', wanted - indentation));
-            copied = start;
-        }
-    }
-    if copied == 0 {
-        return None;
-    }
-    patched.push_str(&text[copied..]);
-    Some(patched)
 }
 
 /// Content after the first node: yaml.v2 never reads it, so a decode error in the

@@ -573,3 +573,18 @@ fn unicode_line_breaks_break_lines() {
         yaml_error("line 3: could not find expected ':'")
     );
 }
+
+/// Each rewrite costs a parse, so their number is bounded: past it the document is
+/// refused with the parser's error instead of being parsed again and again.
+#[test]
+fn rewrites_are_bounded() {
+    let scalars = |count: usize| {
+        let mut text = String::new();
+        for index in 0..count {
+            writeln!(text, "k{index}: \"a\nb\"").expect("writing to a String");
+        }
+        text
+    };
+    assert!(document_to_json(&scalars(3)).is_ok());
+    assert!(document_to_json(&scalars(100)).is_err());
+}
