@@ -126,6 +126,9 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
                 compat::quoted_continuations_indented(&text, *offset)
             }
             Err(Parsed::QuotedTab { offset, .. }) => compat::leading_tabs_as_spaces(&text, *offset),
+            Err(Parsed::FlowIndentation { offset, .. }) => {
+                compat::flow_line_indented(&text, *offset)
+            }
             _ => None,
         };
         // Every rewrite means another parse: a document that needs very many is
@@ -143,19 +146,22 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
 /// How many times one document may be rewritten and parsed again.
 const MAX_REWRITES: usize = 64;
 
-/// Why a parse stopped: an error, or one of two places where saphyr follows YAML
+/// Why a parse stopped: an error, or one of the places where saphyr follows YAML
 /// 1.2 and refuses what yaml.v2 reads. The caller then rewrites the text in a way
 /// that yaml.v2 reads alike and tries again:
 /// - a tab after a `:` value indicator, which yaml.v2 skips as white space: read
 ///   as a space;
 /// - a quoted scalar whose continuation lines are indented less than its block,
 ///   which yaml.v2 does not check (their leading white space is folded away):
-///   those lines are indented further, and tabs there read as spaces.
+///   those lines are indented further, and tabs there read as spaces;
+/// - a line of a flow collection indented less than its block, which yaml.v2
+///   does not check either: the line is indented further.
 enum Parsed {
     Failed(YamlError),
     TabAfterColon { offset: usize, error: YamlError },
     QuotedIndentation { offset: usize, error: YamlError },
     QuotedTab { offset: usize, error: YamlError },
+    FlowIndentation { offset: usize, error: YamlError },
 }
 
 impl Parsed {
@@ -164,13 +170,15 @@ impl Parsed {
             Parsed::Failed(error)
             | Parsed::TabAfterColon { error, .. }
             | Parsed::QuotedIndentation { error, .. }
-            | Parsed::QuotedTab { error, .. } => error,
+            | Parsed::QuotedTab { error, .. }
+            | Parsed::FlowIndentation { error, .. } => error,
         }
     }
 }
 
 const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
 const QUOTED_INDENTATION: &str = "invalid indentation in quoted scalar";
+const FLOW_INDENTATION: &str = "invalid indentation in flow construct";
 /// saphyr's error for a tab in the leading white space of a quoted scalar's line.
 const QUOTED_TAB: &str = "tab cannot be used as indentation";
 
@@ -214,6 +222,17 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
                     error: syntax_error(&builder, &error, text),
                 });
             }
+            Err(error)
+                if !builder.root_done()
+                    && (error.info() == FLOW_INDENTATION
+                        || error.info() == "invalid indentation"
+                            && matches!(builder.context(), messages::Context::Flow(_))) =>
+            {
+                return Err(Parsed::FlowIndentation {
+                    offset: messages::byte_offset(text, error.marker().index()),
+                    error: syntax_error(&builder, &error, text),
+                });
+            }
             Err(error) if error.info() == QUOTED_INDENTATION && !builder.root_done() => {
                 return Err(Parsed::QuotedIndentation {
                     offset: messages::byte_offset(text, error.marker().index()),
@@ -240,7 +259,12 @@ fn note_layout(
 ) {
     use saphyr_parser::Event;
     match event {
-        Event::Scalar(_, style, ..) => layout.scalar(*style, span.start.line(), span.end.line()),
+        Event::Scalar(_, style, ..) => layout.scalar(
+            text,
+            *style,
+            (span.start.index(), span.start.line()),
+            (span.end.index(), span.end.line()),
+        ),
         Event::SequenceStart(..) | Event::MappingStart(..) => {
             layout.open(text, span.start.index(), span.start.line());
         }

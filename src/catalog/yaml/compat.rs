@@ -1,7 +1,7 @@
 //! Where saphyr's scanner (YAML 1.2) and yaml.v2's (YAML 1.1, opm's) disagree on
 //! syntax. Some differences are rewrites of the text that yaml.v2 reads alike and
-//! saphyr then accepts (tabs after `:`, quoted scalars at any indentation, NEL, LS
-//! and PS as line breaks); others are yaml.v2's refusals checked here (`\/`, a
+//! saphyr then accepts (tabs after `:`, quoted scalars and flow collections at any
+//! indentation, NEL, LS and PS as line breaks); others are yaml.v2's refusals checked here (`\/`, a
 //! leading `...`). Tabs in block indentation are in `tabs`.
 
 use super::{YamlError, messages};
@@ -162,4 +162,44 @@ pub(super) fn quoted_continuations_indented(text: &str, offset: usize) -> Option
     }
     patched.push_str(&text[copied..]);
     Some(patched)
+}
+
+/// `text` with the line of the flow collection entry at `offset` indented past the
+/// collection's opening bracket (yaml.v2 does not check indentation inside flow
+/// collections), or `None` when it already is.
+pub(super) fn flow_line_indented(text: &str, offset: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut depth = 0_usize;
+    let opening = bytes[..offset].iter().rposition(|&byte| match byte {
+        b']' | b'}' => {
+            depth += 1;
+            false
+        }
+        b'[' | b'{' if depth == 0 => true,
+        b'[' | b'{' => {
+            depth -= 1;
+            false
+        }
+        _ => false,
+    })?;
+    let column = |at: usize| {
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        (start, text[start..at].chars().count())
+    };
+    let wanted = column(opening).1 + 1;
+    let (line_start, _) = column(offset);
+    let indentation = bytes[line_start..]
+        .iter()
+        .take_while(|&&b| b == b' ')
+        .count();
+    (indentation < wanted).then(|| {
+        let mut patched = String::with_capacity(text.len() + wanted);
+        patched.push_str(&text[..line_start]);
+        patched.extend(std::iter::repeat_n(' ', wanted - indentation));
+        patched.push_str(&text[line_start..]);
+        patched
+    })
 }

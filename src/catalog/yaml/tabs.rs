@@ -1,22 +1,36 @@
 //! Tabs that yaml.v2 refuses and saphyr reads. yaml.v2 skips a tab between tokens
 //! only in flow collections or right after a value indicator; at the start of a
-//! line and after a `-` entry indicator it stops there and fails. saphyr (YAML
-//! 1.2) reads such a tab as white space in blank and comment lines and after `-`.
-//! Only the two cases yaml.v2 refuses in every block context are checked: a tab at
-//! the very start of a blank or comment line, and a tab after block entries.
+//! line and after a `-` entry indicator it stops there and fails, unless it is
+//! still scanning a plain scalar, whose continuation lines may hold tabs from the
+//! scalar's indentation on. saphyr (YAML 1.2) reads such tabs as white space in
+//! blank and comment lines and after `-`. Checked here: tabs in the indentation
+//! of blank and comment lines, and tabs after block entries.
 
 use saphyr_parser::ScalarStyle;
 
+/// What yaml.v2 scanned last before a line, which decides whether a tab on it is
+/// white space.
+#[derive(Clone, Copy)]
+enum Token {
+    /// A plain scalar value, starting on a line indented this much: yaml.v2 is
+    /// still scanning it on the following blank lines.
+    Plain { indentation: usize },
+    /// A literal or folded scalar, which scans the following blank lines too.
+    Block,
+    /// Anything else: a key, a quoted scalar, the end of a flow collection.
+    Other,
+}
+
 /// What the check needs of a parsed document: where its quoted scalars, multi-line
-/// scalars and flow collections lie (1-based lines), and where scalars end.
+/// scalars and flow collections lie (1-based lines), and its tokens in order.
 #[derive(Default)]
 pub(super) struct Layout {
     /// Lines inside a quoted scalar or a flow collection (after the line it opens on).
     flow_or_quoted: Vec<(usize, usize)>,
     /// Lines inside any multi-line scalar (after the line it starts on).
     scalar: Vec<(usize, usize)>,
-    /// The first line and style of each scalar, in document order.
-    scalar_starts: Vec<(usize, ScalarStyle)>,
+    /// Tokens by the line they start on (flow collections: end on), in order.
+    tokens: Vec<(usize, Token)>,
     /// Open collections: the line they start on, when they are flow collections.
     open: Vec<Option<usize>>,
     /// Character index -> byte offset, moving forward through the text.
@@ -24,14 +38,39 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    pub(super) fn scalar(&mut self, style: ScalarStyle, start: usize, end: usize) {
-        if end > start {
-            self.scalar.push((start + 1, end));
+    /// A scalar from character `start` (on line `first`) to character `end` (on
+    /// line `last`).
+    pub(super) fn scalar(
+        &mut self,
+        text: &str,
+        style: ScalarStyle,
+        (start, first): (usize, usize),
+        (end, last): (usize, usize),
+    ) {
+        if last > first {
+            self.scalar.push((first + 1, last));
             if matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) {
-                self.flow_or_quoted.push((start + 1, end));
+                self.flow_or_quoted.push((first + 1, last));
             }
         }
-        self.scalar_starts.push((start, style));
+        let token = match style {
+            ScalarStyle::Plain => {
+                let start = self.byte_offset(text, start);
+                let end = self.byte_offset(text, end);
+                let key = text[end..].trim_start_matches([' ', '\t']).starts_with(':');
+                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                let indentation = text[line_start..start].len()
+                    - text[line_start..start].trim_start_matches(' ').len();
+                if key {
+                    Token::Other
+                } else {
+                    Token::Plain { indentation }
+                }
+            }
+            ScalarStyle::Literal | ScalarStyle::Folded => Token::Block,
+            _ => Token::Other,
+        };
+        self.tokens.push((first, token));
     }
 
     /// A collection opens at character `index` of `text`, on `line`.
@@ -60,10 +99,11 @@ impl Layout {
     }
 
     pub(super) fn close(&mut self, line: usize) {
-        if let Some(Some(start)) = self.open.pop()
-            && line > start
-        {
-            self.flow_or_quoted.push((start + 1, line));
+        if let Some(Some(start)) = self.open.pop() {
+            if line > start {
+                self.flow_or_quoted.push((start + 1, line));
+            }
+            self.tokens.push((line, Token::Other));
         }
     }
 }
@@ -83,8 +123,15 @@ pub(super) fn refused_tab(text: &str, layout: &Layout) -> Option<(usize, usize, 
             continue;
         }
         let rest = line.trim_start_matches([' ', '\t']);
-        if line.starts_with('\t') && (rest.is_empty() || rest.starts_with('#')) {
-            return Some((number, 1, message_after(layout, number)));
+        let indentation = &line[..line.len() - rest.len()];
+        if rest.is_empty() || rest.starts_with('#') {
+            let Some(tab) = indentation.find('\t') else {
+                continue;
+            };
+            if let Some(message) = refused_in_blank_line(layout, number, tab) {
+                return Some((number, tab + 1, message));
+            }
+            continue;
         }
         if within(&layout.scalar, number) {
             continue;
@@ -98,20 +145,20 @@ pub(super) fn refused_tab(text: &str, layout: &Layout) -> Option<(usize, usize, 
 
 const CANNOT_START: &str = "found character that cannot start any token";
 
-/// yaml.v2's message for a tab at the start of a line: what it says depends on the
-/// scalar it is still scanning, if any.
-fn message_after(layout: &Layout, line: usize) -> &'static str {
-    match layout
-        .scalar_starts
-        .iter()
-        .rev()
-        .find(|(start, _)| *start < line)
-    {
-        Some((_, ScalarStyle::Plain)) => "found a tab character that violates indentation",
-        Some((_, ScalarStyle::Literal | ScalarStyle::Folded)) => {
-            "found a tab character where an indentation space is expected"
+/// Whether yaml.v2 fails on a tab at 0-based `column` in the indentation of a blank
+/// or comment line: it depends on the token it scanned last.
+fn refused_in_blank_line(layout: &Layout, line: usize, column: usize) -> Option<&'static str> {
+    let last = layout.tokens.iter().rev().find(|(start, _)| *start < line);
+    match last.map(|(_, token)| *token) {
+        // Past the scalar's indentation, the tab is white space inside it.
+        Some(Token::Plain { indentation }) => {
+            (column <= indentation).then_some("found a tab character that violates indentation")
         }
-        _ => CANNOT_START,
+        // The block's indentation is not known here; column 0 is always inside it.
+        Some(Token::Block) => {
+            (column == 0).then_some("found a tab character where an indentation space is expected")
+        }
+        Some(Token::Other) | None => Some(CANNOT_START),
     }
 }
 

@@ -543,6 +543,20 @@ fn tabs_where_yaml_v2_expects_indentation_are_errors() {
             "a: |\n  b\n\t\n",
             "line 3: found a tab character where an indentation space is expected",
         ),
+        // After a quoted scalar or a key, any tab in a blank line's indentation.
+        (
+            "a: 'b'\n  \t\nc: d\n",
+            "line 2: found character that cannot start any token",
+        ),
+        (
+            "l:\n  \t\n  - a\n",
+            "line 2: found character that cannot start any token",
+        ),
+        // Within a plain scalar's indentation.
+        (
+            "m:\n  a: b\n  \t\n",
+            "line 3: found a tab character that violates indentation",
+        ),
     ];
     for (text, detail) in cases {
         assert_eq!(error(text), yaml_error(detail), "{text:?}");
@@ -558,6 +572,17 @@ fn tabs_yaml_v2_reads_are_read() {
             "a: \"x\n\ty\"\nb: 'p\n\t\n  q'\nc: [1,\n\t\n 2]\nd: x\t\ne: |\n  f\n  \tg\nh: i - \tj\n"
         ),
         json!({"a": "x y", "b": "p\nq", "c": [1.0, 2.0], "d": "x", "e": "f\n\tg\n", "h": "i - \tj"})
+    );
+    // Past a plain scalar's indentation, a tab in a blank line is white space.
+    assert_eq!(convert("a: b\n  \t\nc: d\n"), json!({"a": "b", "c": "d"}));
+}
+
+/// yaml.v2 does not check indentation inside flow collections either.
+#[test]
+fn flow_collections_may_continue_at_any_indentation() {
+    assert_eq!(
+        convert("a: [1,\n2,\n3]\nm:\n  b: {x: 1,\nz: [p,\nq]}\n"),
+        json!({"a": [1.0, 2.0, 3.0], "m": {"b": {"x": 1.0, "z": ["p", "q"]}}})
     );
 }
 
