@@ -178,7 +178,12 @@ impl Parsed {
 
 const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
 const QUOTED_INDENTATION: &str = "invalid indentation in quoted scalar";
-const FLOW_INDENTATION: &str = "invalid indentation in flow construct";
+/// saphyr's errors for a flow collection's line indented less than its block (the
+/// second is only raised in flow collections: block indentation unrolls first).
+const FLOW_INDENTATION: [&str; 2] = [
+    "invalid indentation in flow construct",
+    "invalid indentation",
+];
 /// saphyr's error for a tab in the leading white space of a quoted scalar's line.
 const QUOTED_TAB: &str = "tab cannot be used as indentation";
 
@@ -222,12 +227,7 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
                     error: syntax_error(&builder, &error, text),
                 });
             }
-            Err(error)
-                if !builder.root_done()
-                    && (error.info() == FLOW_INDENTATION
-                        || error.info() == "invalid indentation"
-                            && matches!(builder.context(), messages::Context::Flow(_))) =>
-            {
+            Err(error) if FLOW_INDENTATION.contains(&error.info()) && !builder.root_done() => {
                 return Err(Parsed::FlowIndentation {
                     offset: messages::byte_offset(text, error.marker().index()),
                     error: syntax_error(&builder, &error, text),
@@ -262,13 +262,17 @@ fn note_layout(
         Event::Scalar(_, style, ..) => layout.scalar(
             text,
             *style,
-            (span.start.index(), span.start.line()),
+            (span.start.index(), span.start.line(), span.start.col()),
             (span.end.index(), span.end.line()),
         ),
         Event::SequenceStart(..) | Event::MappingStart(..) => {
-            layout.open(text, span.start.index(), span.start.line());
+            layout.open(
+                text,
+                (span.start.index(), span.end.index()),
+                span.start.line(),
+            );
         }
-        Event::SequenceEnd | Event::MappingEnd => layout.close(span.end.line()),
+        Event::SequenceEnd | Event::MappingEnd => layout.close(span.start.line()),
         _ => {}
     }
 }

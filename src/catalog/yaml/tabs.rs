@@ -15,8 +15,9 @@ enum Token {
     /// A plain scalar value, starting on a line indented this much: yaml.v2 is
     /// still scanning it on the following blank lines.
     Plain { indentation: usize },
-    /// A literal or folded scalar, which scans the following blank lines too.
-    Block,
+    /// A literal or folded scalar with its indentation, which scans the following
+    /// blank lines too.
+    Block { indentation: usize },
     /// Anything else: a key, a quoted scalar, the end of a flow collection.
     Other,
 }
@@ -38,21 +39,15 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// A scalar from character `start` (on line `first`) to character `end` (on
-    /// line `last`).
+    /// A scalar from character `start` (on line `first`, column `column`) to
+    /// character `end` (on line `last`).
     pub(super) fn scalar(
         &mut self,
         text: &str,
         style: ScalarStyle,
-        (start, first): (usize, usize),
+        (start, first, column): (usize, usize, usize),
         (end, last): (usize, usize),
     ) {
-        if last > first {
-            self.scalar.push((first + 1, last));
-            if matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) {
-                self.flow_or_quoted.push((first + 1, last));
-            }
-        }
         let token = match style {
             ScalarStyle::Plain => {
                 let start = self.byte_offset(text, start);
@@ -67,18 +62,42 @@ impl Layout {
                     Token::Plain { indentation }
                 }
             }
-            ScalarStyle::Literal | ScalarStyle::Folded => Token::Block,
+            // A block scalar's event starts at its first content character (so at
+            // its indentation) and ends where the next token starts.
+            ScalarStyle::Literal | ScalarStyle::Folded => {
+                let end = self.byte_offset(text, end);
+                let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+                let at_next_token = text[line_start..end].trim_start_matches(' ').is_empty();
+                let last = if at_next_token { last - 1 } else { last };
+                self.scalar.push((first, last.max(first)));
+                self.tokens.push((
+                    first,
+                    Token::Block {
+                        indentation: column,
+                    },
+                ));
+                return;
+            }
             _ => Token::Other,
         };
+        if last > first {
+            self.scalar.push((first + 1, last));
+            if matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) {
+                self.flow_or_quoted.push((first + 1, last));
+            }
+        }
         self.tokens.push((first, token));
     }
 
-    /// A collection opens at character `index` of `text`, on `line`.
-    pub(super) fn open(&mut self, text: &str, index: usize, line: usize) {
-        let flow = matches!(
-            text.as_bytes().get(self.byte_offset(text, index)),
-            Some(b'[' | b'{')
-        );
+    /// A collection opens, its event spanning characters `start..end` of `text`,
+    /// on `line`. A flow collection's event spans its bracket; a block
+    /// collection's is empty (and may sit on its first entry's bracket).
+    pub(super) fn open(&mut self, text: &str, (start, end): (usize, usize), line: usize) {
+        let flow = end > start
+            && matches!(
+                text.as_bytes().get(self.byte_offset(text, start)),
+                Some(b'[' | b'{')
+            );
         self.open.push(flow.then_some(line));
     }
 
@@ -154,10 +173,8 @@ fn refused_in_blank_line(layout: &Layout, line: usize, column: usize) -> Option<
         Some(Token::Plain { indentation }) => {
             (column <= indentation).then_some("found a tab character that violates indentation")
         }
-        // The block's indentation is not known here; column 0 is always inside it.
-        Some(Token::Block) => {
-            (column == 0).then_some("found a tab character where an indentation space is expected")
-        }
+        Some(Token::Block { indentation }) => (column < indentation)
+            .then_some("found a tab character where an indentation space is expected"),
         Some(Token::Other) | None => Some(CANNOT_START),
     }
 }

@@ -557,6 +557,20 @@ fn tabs_where_yaml_v2_expects_indentation_are_errors() {
             "m:\n  a: b\n  \t\n",
             "line 3: found a tab character that violates indentation",
         ),
+        // Within a block scalar's indentation.
+        (
+            "a: |\n    b\n  \t# c\n",
+            "line 3: found a tab character where an indentation space is expected",
+        ),
+        // After a flow collection, and after a block scalar's last line.
+        (
+            "s:\n- [a, b]\n- \t1\n",
+            "line 3: found character that cannot start any token",
+        ),
+        (
+            "s:\n- |\n    x\n-\t|\n    y\n",
+            "line 4: found character that cannot start any token",
+        ),
     ];
     for (text, detail) in cases {
         assert_eq!(error(text), yaml_error(detail), "{text:?}");
@@ -573,8 +587,13 @@ fn tabs_yaml_v2_reads_are_read() {
         ),
         json!({"a": "x y", "b": "p\nq", "c": [1.0, 2.0], "d": "x", "e": "f\n\tg\n", "h": "i - \tj"})
     );
-    // Past a plain scalar's indentation, a tab in a blank line is white space.
+    // Past a plain or block scalar's indentation, a tab in a blank line is white
+    // space (in a block scalar, content).
     assert_eq!(convert("a: b\n  \t\nc: d\n"), json!({"a": "b", "c": "d"}));
+    assert_eq!(
+        convert("a: |\n  b\n  \t\n  c\n"),
+        json!({"a": "b\n\t\nc\n"})
+    );
 }
 
 /// yaml.v2 does not check indentation inside flow collections either.
