@@ -192,7 +192,7 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
     let mut builder = Builder::new(text, runs);
     builder.integers = integers;
     let escaped_slash = memchr::memmem::find(text.as_bytes(), b"\\/").is_some();
-    let mut layout = memchr::memchr(b'\t', text.as_bytes()).map(|_| tabs::Layout::default());
+    let mut layout = memchr::memchr(b'\t', text.as_bytes()).map(|_| tabs::Layout::new(text));
     while let Some(next) = parser.next_event() {
         match next {
             Ok((event, span)) => {

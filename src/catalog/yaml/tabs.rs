@@ -34,11 +34,30 @@ pub(super) struct Layout {
     tokens: Vec<(usize, Token)>,
     /// Open collections: the line they start on, when they are flow collections.
     open: Vec<Option<usize>>,
-    /// Character index -> byte offset, moving forward through the text.
+    /// Character index -> byte offset, moving from one event to the next.
     cursor: (usize, usize),
+    /// The byte offset where each line starts.
+    line_starts: Vec<usize>,
 }
 
 impl Layout {
+    pub(super) fn new(text: &str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        Layout {
+            line_starts,
+            ..Layout::default()
+        }
+    }
+
+    /// The byte offset where 1-based `line` starts.
+    fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or_default()
+    }
+
     /// A scalar from character `start` (on line `first`, column `column`) to
     /// character `end` (on line `last`).
     pub(super) fn scalar(
@@ -53,7 +72,7 @@ impl Layout {
                 let start = self.byte_offset(text, start);
                 let end = self.byte_offset(text, end);
                 let key = text[end..].trim_start_matches([' ', '\t']).starts_with(':');
-                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                let line_start = self.line_start(first).min(start);
                 let indentation = text[line_start..start].len()
                     - text[line_start..start].trim_start_matches(' ').len();
                 if key {
@@ -66,7 +85,7 @@ impl Layout {
             // its indentation) and ends where the next token starts.
             ScalarStyle::Literal | ScalarStyle::Folded => {
                 let end = self.byte_offset(text, end);
-                let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+                let line_start = self.line_start(last).min(end);
                 let at_next_token = text[line_start..end].trim_start_matches(' ').is_empty();
                 let last = if at_next_token { last - 1 } else { last };
                 self.scalar.push((first, last.max(first)));
@@ -101,15 +120,22 @@ impl Layout {
         self.open.push(flow.then_some(line));
     }
 
+    /// Events come in text order, so the cursor walks a short way each time.
     fn byte_offset(&mut self, text: &str, index: usize) -> usize {
-        if index < self.cursor.0 {
-            self.cursor = (0, 0);
-        }
         let (mut characters, mut offset) = self.cursor;
-        for character in text[offset..].chars() {
-            if characters == index {
+        let mut backwards = text[..offset].chars().rev();
+        while characters > index {
+            let Some(character) = backwards.next() else {
                 break;
-            }
+            };
+            characters -= 1;
+            offset -= character.len_utf8();
+        }
+        let mut forwards = text[offset..].chars();
+        while characters < index {
+            let Some(character) = forwards.next() else {
+                break;
+            };
             characters += 1;
             offset += character.len_utf8();
         }
@@ -127,18 +153,32 @@ impl Layout {
     }
 }
 
-fn within(ranges: &[(usize, usize)], line: usize) -> bool {
-    ranges
-        .iter()
-        .any(|(first, last)| (*first..=*last).contains(&line))
+/// Which 1-based lines `ranges` cover, for lines up to `count`.
+fn covered(ranges: &[(usize, usize)], count: usize) -> Vec<bool> {
+    let mut depth = vec![0_isize; count + 2];
+    for &(first, last) in ranges {
+        depth[first.min(count + 1)] += 1;
+        depth[(last + 1).min(count + 1)] -= 1;
+    }
+    let mut open = 0;
+    depth
+        .into_iter()
+        .map(|change| {
+            open += change;
+            open > 0
+        })
+        .collect()
 }
 
 /// The first tab yaml.v2 would fail on: its 1-based line and column and yaml.v2's
 /// message.
 pub(super) fn refused_tab(text: &str, layout: &Layout) -> Option<(usize, usize, &'static str)> {
+    let count = layout.line_starts.len();
+    let flow_or_quoted = covered(&layout.flow_or_quoted, count);
+    let scalar = covered(&layout.scalar, count);
     for (index, line) in text.lines().enumerate() {
         let number = index + 1;
-        if !line.contains('\t') || within(&layout.flow_or_quoted, number) {
+        if !line.contains('\t') || flow_or_quoted.get(number) == Some(&true) {
             continue;
         }
         let rest = line.trim_start_matches([' ', '\t']);
@@ -152,7 +192,7 @@ pub(super) fn refused_tab(text: &str, layout: &Layout) -> Option<(usize, usize, 
             }
             continue;
         }
-        if within(&layout.scalar, number) {
+        if scalar.get(number) == Some(&true) {
             continue;
         }
         if let Some(column) = tab_after_entries(line) {
@@ -167,8 +207,9 @@ const CANNOT_START: &str = "found character that cannot start any token";
 /// Whether yaml.v2 fails on a tab at 0-based `column` in the indentation of a blank
 /// or comment line: it depends on the token it scanned last.
 fn refused_in_blank_line(layout: &Layout, line: usize, column: usize) -> Option<&'static str> {
-    let last = layout.tokens.iter().rev().find(|(start, _)| *start < line);
-    match last.map(|(_, token)| *token) {
+    // Tokens are in text order: the last one that starts before the line.
+    let before = layout.tokens.partition_point(|(start, _)| *start < line);
+    match before.checked_sub(1).map(|index| layout.tokens[index].1) {
         // Past the scalar's indentation, the tab is white space inside it.
         Some(Token::Plain { indentation }) => {
             (column <= indentation).then_some("found a tab character that violates indentation")
