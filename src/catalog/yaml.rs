@@ -108,13 +108,15 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
             column,
         ));
     }
-    let with_breaks = compat::unicode_breaks_as_newlines(text);
-    let text = with_breaks.as_deref().unwrap_or(text);
     if let Some(error) = compat::leading_document_end(text) {
         return Err(error);
     }
+    // The long runs are base64: the checks below need only read the rest.
     let shortened = long_scalars::shorten(text);
-    let mut text = Cow::Borrowed(&*shortened.text);
+    let mut text = match compat::unicode_breaks_as_newlines(&shortened.text) {
+        Some(with_breaks) => Cow::Owned(with_breaks),
+        None => Cow::Borrowed(&*shortened.text),
+    };
     let mut rewrites = 0;
     loop {
         let parsed = parse(&text, &shortened.runs, integers);

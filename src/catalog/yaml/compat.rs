@@ -11,9 +11,13 @@ use super::{YamlError, messages};
 /// read as yaml.v2 reads NEL), LS and PS a LF. `None` when there are none.
 /// (yaml.v2 keeps LS and PS themselves in the content of a block scalar.)
 pub(super) fn unicode_breaks_as_newlines(text: &str) -> Option<String> {
-    let present = ["\u{85}", "\u{2028}", "\u{2029}"]
-        .iter()
-        .any(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some());
+    let bytes = text.as_bytes();
+    let present = memchr::memchr2_iter(0xC2, 0xE2, bytes).any(|at| {
+        matches!(
+            bytes[at..],
+            [0xC2, 0x85, ..] | [0xE2, 0x80, 0xA8 | 0xA9, ..]
+        )
+    });
     present.then(|| {
         text.replace('\u{85}', "\r\n")
             .replace(['\u{2028}', '\u{2029}'], "\n")
