@@ -12,8 +12,8 @@ use saphyr_parser::ScalarStyle;
 /// white space.
 #[derive(Clone, Copy)]
 enum Token {
-    /// A plain scalar value, starting on a line indented this much: yaml.v2 is
-    /// still scanning it on the following blank lines.
+    /// A plain scalar value in a block indented this much: yaml.v2 is still
+    /// scanning it on the following blank lines.
     Plain { indentation: usize },
     /// A literal or folded scalar with its indentation, which scans the following
     /// blank lines too.
@@ -72,9 +72,17 @@ impl Layout {
                 let start = self.byte_offset(text, start);
                 let end = self.byte_offset(text, end);
                 let key = text[end..].trim_start_matches([' ', '\t']).starts_with(':');
+                // yaml.v2 scans it from its block's indentation on: that of its
+                // key (or `-`) when it follows one on its line. A value on a line
+                // of its own belongs to a block indented less, by how much is not
+                // known here: 0 refuses only what every block refuses.
                 let line_start = self.line_start(first).min(start);
-                let indentation = text[line_start..start].len()
-                    - text[line_start..start].trim_start_matches(' ').len();
+                let before = &text[line_start..start];
+                let indentation = if before.trim_start_matches(' ').is_empty() {
+                    0
+                } else {
+                    before.len() - before.trim_start_matches(' ').len()
+                };
                 if key {
                     Token::Other
                 } else {
