@@ -594,6 +594,8 @@ fn tabs_yaml_v2_reads_are_read() {
         convert("a: |\n  b\n  \t\n  c\n"),
         json!({"a": "b\n\t\nc\n"})
     );
+    // A plain value on a line of its own: its block's indentation is less.
+    assert_eq!(convert("k:\n  -e\n  \t\n"), json!({"k": "-e"}));
 }
 
 /// yaml.v2 does not check indentation inside flow collections either.
