@@ -1,8 +1,8 @@
 //! Where saphyr's scanner (YAML 1.2) and yaml.v2's (YAML 1.1, opm's) disagree on
 //! syntax. Some differences are rewrites of the text that yaml.v2 reads alike and
 //! saphyr then accepts (tabs after `:`, quoted scalars and flow collections at any
-//! indentation, NEL, LS and PS as line breaks); others are yaml.v2's refusals checked here (`\/`, a
-//! leading `...`). Tabs in block indentation are in `tabs`.
+//! indentation, NEL, LS and PS as line breaks); others are yaml.v2's refusals,
+//! checked here (`\/`, a leading `...`). Tabs in block indentation are in `tabs`.
 
 use super::{YamlError, messages};
 
