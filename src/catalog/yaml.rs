@@ -121,16 +121,9 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
     loop {
         let parsed = parse(&text, &shortened.runs, integers);
         let patched = match &parsed {
-            Err(Parsed::TabAfterColon { offset, .. }) => {
-                compat::tabs_after_colon_as_spaces(&text, *offset)
-            }
-            Err(Parsed::QuotedIndentation { offset, .. }) => {
-                compat::quoted_continuations_indented(&text, *offset)
-            }
-            Err(Parsed::QuotedTab { offset, .. }) => compat::leading_tabs_as_spaces(&text, *offset),
-            Err(Parsed::FlowIndentation { offset, .. }) => {
-                compat::flow_line_indented(&text, *offset)
-            }
+            Err(Parsed::Rewritable {
+                rewrite, offset, ..
+            }) => rewrite(&text, *offset),
             _ => None,
         };
         // Every rewrite means another parse: a document that needs very many is
@@ -148,46 +141,24 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
 /// How many times one document may be rewritten and parsed again.
 const MAX_REWRITES: usize = 64;
 
-/// Why a parse stopped: an error, or one of the places where saphyr follows YAML
-/// 1.2 and refuses what yaml.v2 reads. The caller then rewrites the text in a way
-/// that yaml.v2 reads alike and tries again:
-/// - a tab after a `:` value indicator, which yaml.v2 skips as white space: read
-///   as a space;
-/// - a quoted scalar whose continuation lines are indented less than its block,
-///   which yaml.v2 does not check (their leading white space is folded away):
-///   those lines are indented further, and tabs there read as spaces;
-/// - a line of a flow collection indented less than its block, which yaml.v2
-///   does not check either: the line is indented further.
+/// Why a parse stopped: an error, or one that a rewrite of the text gets past (see
+/// [`compat::rewrite_for`]), at a byte offset.
 enum Parsed {
     Failed(YamlError),
-    TabAfterColon { offset: usize, error: YamlError },
-    QuotedIndentation { offset: usize, error: YamlError },
-    QuotedTab { offset: usize, error: YamlError },
-    FlowIndentation { offset: usize, error: YamlError },
+    Rewritable {
+        rewrite: compat::Rewrite,
+        offset: usize,
+        error: YamlError,
+    },
 }
 
 impl Parsed {
     fn into_error(self) -> YamlError {
         match self {
-            Parsed::Failed(error)
-            | Parsed::TabAfterColon { error, .. }
-            | Parsed::QuotedIndentation { error, .. }
-            | Parsed::QuotedTab { error, .. }
-            | Parsed::FlowIndentation { error, .. } => error,
+            Parsed::Failed(error) | Parsed::Rewritable { error, .. } => error,
         }
     }
 }
-
-const TAB_AFTER_COLON: &str = "':' must be followed by a valid YAML whitespace";
-const QUOTED_INDENTATION: &str = "invalid indentation in quoted scalar";
-/// saphyr's errors for a flow collection's line indented less than its block (the
-/// second is only raised in flow collections: block indentation unrolls first).
-const FLOW_INDENTATION: [&str; 2] = [
-    "invalid indentation in flow construct",
-    "invalid indentation",
-];
-/// saphyr's error for a tab in the leading white space of a quoted scalar's line.
-const QUOTED_TAB: &str = "tab cannot be used as indentation";
 
 fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed> {
     let mut parser = Parser::new_from_str(text);
@@ -217,31 +188,17 @@ fn parse(text: &str, runs: &[&str], integers: bool) -> Result<Converted, Parsed>
                     }
                 }
             }
-            Err(error) if error.info() == TAB_AFTER_COLON && !builder.root_done() => {
-                return Err(Parsed::TabAfterColon {
-                    offset: messages::byte_offset(text, error.marker().index()),
-                    error: syntax_error(&builder, &error, text),
+            Err(error) => {
+                let failed = syntax_error(&builder, &error, text);
+                return Err(match compat::rewrite_for(error.info()) {
+                    Some(rewrite) if !builder.root_done() => Parsed::Rewritable {
+                        rewrite,
+                        offset: messages::byte_offset(text, error.marker().index()),
+                        error: failed,
+                    },
+                    _ => Parsed::Failed(failed),
                 });
             }
-            Err(error) if error.info() == QUOTED_TAB && !builder.root_done() => {
-                return Err(Parsed::QuotedTab {
-                    offset: messages::byte_offset(text, error.marker().index()),
-                    error: syntax_error(&builder, &error, text),
-                });
-            }
-            Err(error) if FLOW_INDENTATION.contains(&error.info()) && !builder.root_done() => {
-                return Err(Parsed::FlowIndentation {
-                    offset: messages::byte_offset(text, error.marker().index()),
-                    error: syntax_error(&builder, &error, text),
-                });
-            }
-            Err(error) if error.info() == QUOTED_INDENTATION && !builder.root_done() => {
-                return Err(Parsed::QuotedIndentation {
-                    offset: messages::byte_offset(text, error.marker().index()),
-                    error: syntax_error(&builder, &error, text),
-                });
-            }
-            Err(error) => return Err(Parsed::Failed(syntax_error(&builder, &error, text))),
         }
     }
     if let Some((line, column, message)) = layout

@@ -6,6 +6,30 @@
 
 use super::{YamlError, messages};
 
+/// A rewrite of a document's text at a byte offset; `None` when it changes nothing.
+pub(super) type Rewrite = fn(&str, usize) -> Option<String>;
+
+/// The rewrite for a saphyr error where saphyr follows YAML 1.2 and refuses what
+/// yaml.v2 reads; the caller parses the rewritten text again.
+/// - a tab after a `:` value indicator, which yaml.v2 skips as white space: read
+///   as a space;
+/// - a quoted scalar whose continuation lines are indented less than its block,
+///   which yaml.v2 does not check (their leading white space is folded away):
+///   those lines are indented further, and tabs there read as spaces;
+/// - a line of a flow collection indented less than its block, which yaml.v2
+///   does not check either: the line is indented further. (saphyr raises the bare
+///   "invalid indentation" only in flow collections: block indentation unrolls
+///   first.)
+pub(super) fn rewrite_for(saphyr_error: &str) -> Option<Rewrite> {
+    match saphyr_error {
+        "':' must be followed by a valid YAML whitespace" => Some(tabs_after_colon_as_spaces),
+        "invalid indentation in quoted scalar" => Some(quoted_continuations_indented),
+        "tab cannot be used as indentation" => Some(leading_tabs_as_spaces),
+        "invalid indentation in flow construct" | "invalid indentation" => Some(flow_line_indented),
+        _ => None,
+    }
+}
+
 /// yaml.v2 (YAML 1.1) takes NEL, LS and PS for line breaks, saphyr (YAML 1.2) for
 /// ordinary characters: they become line breaks here, NEL a CRLF (as long, and
 /// read as yaml.v2 reads NEL), LS and PS a LF. `None` when there are none.
@@ -91,7 +115,7 @@ pub(super) fn escaped_slash_error(text: &str, span: saphyr_parser::Span) -> Opti
 
 /// `text` with the tabs between the `:` before `offset` and `offset` made spaces
 /// (yaml.v2 reads both alike there), or `None` when there are none.
-pub(super) fn tabs_after_colon_as_spaces(text: &str, offset: usize) -> Option<String> {
+fn tabs_after_colon_as_spaces(text: &str, offset: usize) -> Option<String> {
     let bytes = text.as_bytes();
     let start = bytes[..offset]
         .iter()
@@ -102,7 +126,7 @@ pub(super) fn tabs_after_colon_as_spaces(text: &str, offset: usize) -> Option<St
 
 /// `text` with the tabs in the leading white space of the line holding `offset`
 /// made spaces, or `None` when there are none.
-pub(super) fn leading_tabs_as_spaces(text: &str, offset: usize) -> Option<String> {
+fn leading_tabs_as_spaces(text: &str, offset: usize) -> Option<String> {
     let bytes = text.as_bytes();
     let start = bytes[..offset]
         .iter()
@@ -130,7 +154,7 @@ fn tabs_as_spaces(text: &str, range: std::ops::Range<usize>) -> Option<String> {
 /// `text` with the continuation lines of the quoted scalar that opens at `offset`
 /// indented past its opening quote, or `None` when none needed it (or the scalar
 /// does not end). Lines keep their numbers; only those lines' columns move.
-pub(super) fn quoted_continuations_indented(text: &str, offset: usize) -> Option<String> {
+fn quoted_continuations_indented(text: &str, offset: usize) -> Option<String> {
     let bytes = text.as_bytes();
     let quote = *bytes.get(offset)?;
     if quote != b'"' && quote != b'\'' {
@@ -171,7 +195,7 @@ pub(super) fn quoted_continuations_indented(text: &str, offset: usize) -> Option
 /// `text` with the line of the flow collection entry at `offset` indented past the
 /// collection's opening bracket (yaml.v2 does not check indentation inside flow
 /// collections), or `None` when it already is.
-pub(super) fn flow_line_indented(text: &str, offset: usize) -> Option<String> {
+fn flow_line_indented(text: &str, offset: usize) -> Option<String> {
     let bytes = text.as_bytes();
     let mut depth = 0_usize;
     let opening = bytes[..offset].iter().rposition(|&byte| match byte {
