@@ -112,6 +112,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
             [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
+            [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -146,9 +147,26 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'fbc;alpha;render-template' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--migrate-level', '--migrate-level', [CompletionResultType]::ParameterName, 'Name of the last migration to run on the rendered bundles (default: none)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Bundle images pulled at once')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Bundle images pulled at once')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Compare the rendering with this committed catalog file instead of printing it: exit 1 with a summary and a unified diff when they differ')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Render from the image cache alone; fail naming every image that is not in it')
+            [CompletionResult]::new('--use-http', '--use-http', [CompletionResultType]::ParameterName, 'Pull images over plain HTTP instead of HTTPS (local or test registries)')
+            [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
+            [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'fbc;alpha;help' {
             [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
             [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
+            [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -156,6 +174,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;alpha;help;upgrade-path' {
+            break
+        }
+        'fbc;alpha;help;render-template' {
             break
         }
         'fbc;alpha;help;help' {
@@ -207,12 +228,16 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         'fbc;help;alpha' {
             [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
             [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
+            [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
             break
         }
         'fbc;help;alpha;render-graph' {
             break
         }
         'fbc;help;alpha;upgrade-path' {
+            break
+        }
+        'fbc;help;alpha;render-template' {
             break
         }
         'fbc;help;completions' {

@@ -49,6 +49,9 @@ _fbc() {
             fbc__subcmd__alpha,render-graph)
                 cmd="fbc__subcmd__alpha__subcmd__render__subcmd__graph"
                 ;;
+            fbc__subcmd__alpha,render-template)
+                cmd="fbc__subcmd__alpha__subcmd__render__subcmd__template"
+                ;;
             fbc__subcmd__alpha,upgrade-path)
                 cmd="fbc__subcmd__alpha__subcmd__upgrade__subcmd__path"
                 ;;
@@ -57,6 +60,9 @@ _fbc() {
                 ;;
             fbc__subcmd__alpha__subcmd__help,render-graph)
                 cmd="fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__graph"
+                ;;
+            fbc__subcmd__alpha__subcmd__help,render-template)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__template"
                 ;;
             fbc__subcmd__alpha__subcmd__help,upgrade-path)
                 cmd="fbc__subcmd__alpha__subcmd__help__subcmd__upgrade__subcmd__path"
@@ -103,6 +109,9 @@ _fbc() {
             fbc__subcmd__help__subcmd__alpha,render-graph)
                 cmd="fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__graph"
                 ;;
+            fbc__subcmd__help__subcmd__alpha,render-template)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__template"
+                ;;
             fbc__subcmd__help__subcmd__alpha,upgrade-path)
                 cmd="fbc__subcmd__help__subcmd__alpha__subcmd__upgrade__subcmd__path"
                 ;;
@@ -130,7 +139,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha)
-            opts="-h --help render-graph upgrade-path help"
+            opts="-h --help render-graph upgrade-path render-template help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -144,7 +153,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__help)
-            opts="render-graph upgrade-path help"
+            opts="render-graph upgrade-path render-template help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -172,6 +181,20 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__graph)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__template)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -215,6 +238,44 @@ _fbc() {
                     return 0
                     ;;
                 -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__render__subcmd__template)
+            opts="-o -j -h --output --migrate-level --jobs --offline --check --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml mermaid" -- "${cur}"))
+                    return 0
+                    ;;
+                --migrate-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -444,7 +505,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help__subcmd__alpha)
-            opts="render-graph upgrade-path"
+            opts="render-graph upgrade-path render-template"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -458,6 +519,20 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__graph)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__template)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

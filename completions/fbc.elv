@@ -100,6 +100,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help'
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
             cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+            cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;alpha;render-graph'= {
@@ -131,14 +132,32 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'fbc;alpha;render-template'= {
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --migrate-level 'Name of the last migration to run on the rendered bundles (default: none)'
+            cand -j 'Bundle images pulled at once'
+            cand --jobs 'Bundle images pulled at once'
+            cand --check 'Compare the rendering with this committed catalog file instead of printing it: exit 1 with a summary and a unified diff when they differ'
+            cand --offline 'Render from the image cache alone; fail naming every image that is not in it'
+            cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+            cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
+            cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+            cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'fbc;alpha;help'= {
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
             cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+            cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;alpha;help;render-graph'= {
         }
         &'fbc;alpha;help;upgrade-path'= {
+        }
+        &'fbc;alpha;help;render-template'= {
         }
         &'fbc;alpha;help;help'= {
         }
@@ -179,10 +198,13 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;help;alpha'= {
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
             cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+            cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
         }
         &'fbc;help;alpha;render-graph'= {
         }
         &'fbc;help;alpha;upgrade-path'= {
+        }
+        &'fbc;help;alpha;render-template'= {
         }
         &'fbc;help;completions'= {
         }

@@ -80,10 +80,11 @@ complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcom
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from dockerfile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path help" -s h -l help -d 'Print help'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template help" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template help" -f -a "render-template" -d 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l minimum-edge -d 'The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -s p -l package-name -d 'A specific package name to filter output; default is to include all packages in reference' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l draw-v0-semantics -d 'Whether to indicate OLMv0 semantics in the output; default is to simply represent the upgrade graph'
@@ -108,8 +109,21 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcomman
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -s o -l output -d 'Output format' -r -f -a "json\t'A stream of pretty-printed JSON objects, as `opm render` prints'
+yaml\t'YAML documents separated by `---`'
+mermaid\t'The upgrade graph in mermaid, with OLM classic\'s skipped bundles marked'"
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l migrate-level -d 'Name of the last migration to run on the rendered bundles (default: none)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -s j -l jobs -d 'Bundle images pulled at once' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l check -d 'Compare the rendering with this committed catalog file instead of printing it: exit 1 with a summary and a unified diff when they differ' -r -F
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l offline -d 'Render from the image cache alone; fail naming every image that is not in it'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "render-template" -d 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand man" -s h -l help -d 'Print help'
@@ -126,3 +140,4 @@ complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcom
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "render-template" -d 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'

@@ -20,6 +20,7 @@ mod model;
 mod output;
 mod semver;
 mod semver_range;
+mod template;
 mod validate;
 
 /// How a command ended, mapped to the process exit code in one place.
@@ -57,6 +58,7 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
         cli::Command::Alpha(args) => match args.command {
             cli::AlphaCommand::RenderGraph(args) => commands::graph::run_render_graph(&args),
             cli::AlphaCommand::UpgradePath(args) => commands::upgrade_path::run(&args),
+            cli::AlphaCommand::RenderTemplate(args) => commands::render_template::run(&args),
         },
         cli::Command::Completions(args) => commands::completions::run(&args),
         cli::Command::Man(args) => commands::man::run(&args),

@@ -71,6 +71,14 @@ impl Version {
         })
     }
 
+    pub(crate) fn major(&self) -> u64 {
+        self.major
+    }
+
+    pub(crate) fn minor(&self) -> u64 {
+        self.minor
+    }
+
     /// The build metadata identifiers (after `+`), which take no part in precedence.
     pub(crate) fn build(&self) -> &[String] {
         &self.build

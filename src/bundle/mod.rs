@@ -180,6 +180,17 @@ pub(crate) fn render_directory(
     Ok(RenderedBundle { bundle, csv })
 }
 
+/// opm's post-processing of every rendered reference: bundle objects and CSV
+/// metadata move to the end of the properties, related images are sorted by image.
+pub(crate) fn post_process(bundle: &mut Bundle) {
+    bundle.properties.sort_by_key(|property| {
+        property.kind == crate::model::property::BUNDLE_OBJECT
+            || property.kind == crate::model::property::CSV_METADATA
+    });
+    // opm's `sort.Slice` is not stable: equal images keep Go's order, not ours.
+    crate::go::sort::slice_by(&mut bundle.related_images, |a, b| a.image < b.image);
+}
+
 fn marshal_object(object: &Map<String, Value>) -> String {
     let mut text = String::new();
     // A `Value` wrapper would copy the manifest; write the map's fields directly.

@@ -83,7 +83,7 @@ fn wrap(origin: &Origin<'_>, message: &str) -> String {
     }
 }
 
-fn compact(value: &Value) -> String {
+pub(crate) fn compact(value: &Value) -> String {
     let mut out = Vec::new();
     write_compact(&Node::from_json(value), &mut out);
     String::from_utf8(out).expect("JSON output is UTF-8")

@@ -68,6 +68,15 @@ impl Catalog {
         }
     }
 
+    /// Adds one decoded value as opm's `LoadSlice` adds a template entry: read as a
+    /// `Meta`, then dispatched by schema, with opm's message when either fails.
+    pub(crate) fn push_value(&mut self, value: Value, location: Location) -> Result<(), String> {
+        let raw = meta::compact(&value);
+        let blob = meta::blob_from_document(Some(value), &Origin::Json(&raw))?;
+        self.push(blob, location);
+        Ok(())
+    }
+
     /// Appends another catalog's blobs after this one's, kind by kind.
     pub(crate) fn extend(&mut self, other: Catalog) {
         self.packages.extend(other.packages);
@@ -269,6 +278,45 @@ impl LineCursor {
 
 fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
     LineCursor::default().advance(text, offset)
+}
+
+/// Whether opm's `Meta.UnmarshalJSON` fails on this value (not an object, or its
+/// `schema`, `package` or `name` is not a string).
+pub(crate) fn meta_decoder_rejects(value: &Value) -> bool {
+    meta::decoder_rejects(Some(value))
+}
+
+/// The first document of a stream as opm's `YAMLOrJSONDecoder.Decode` returns it
+/// (templates read only that one).
+#[derive(Debug)]
+pub(crate) enum FirstDocument {
+    Value(Value),
+    /// A YAML document with no content (only comments): no JSON at all.
+    Empty,
+    /// Nothing but white space and separators: Go's `EOF`.
+    Eof,
+    /// The decoder's error, with the byte offset it points at.
+    Error {
+        message: String,
+        position: usize,
+    },
+}
+
+pub(crate) fn first_document(text: &str) -> FirstDocument {
+    let mut decoded = decode::decode_file(text);
+    if decoded.documents.is_empty() {
+        return match decoded.error {
+            Some(error) => FirstDocument::Error {
+                message: error.message,
+                position: error.position,
+            },
+            None => FirstDocument::Eof,
+        };
+    }
+    match decoded.documents.swap_remove(0).value {
+        Some(value) => FirstDocument::Value(value),
+        None => FirstDocument::Empty,
+    }
 }
 
 /// Converts a YAML text to JSON as opm's `yaml.YAMLToJSON` does (used for manifests

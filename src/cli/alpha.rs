@@ -17,6 +17,7 @@ pub struct AlphaArgs {
 pub enum AlphaCommand {
     RenderGraph(RenderGraphArgs),
     UpgradePath(UpgradePathArgs),
+    RenderTemplate(super::template::RenderTemplateArgs),
 }
 
 /// Which OLM's upgrade rules to follow.

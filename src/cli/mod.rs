@@ -5,6 +5,7 @@ mod completions;
 mod generate;
 mod graph;
 mod render;
+mod template;
 mod validate;
 
 pub use alpha::{AlphaArgs, AlphaCommand, PathFormat, SemanticsArg, UpgradePathArgs};
@@ -12,6 +13,10 @@ pub use completions::{CompletionsArgs, ManArgs};
 pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
 pub use graph::{GraphArgs, GraphFilterArgs, GraphFormat, RenderGraphArgs};
 pub use render::{OutputFormat, RegistryArgs, RenderArgs};
+pub use template::{
+    BlobFormat, ConvertArgs, ConvertTemplateArgs, ConvertTemplateCommand, InitArgs, ListArgs,
+    ListCommand, ListInPackageArgs, ListPackagesArgs, RenderTemplateArgs, TemplateFormat,
+};
 pub use validate::{ValidateArgs, ValidateFormat};
 
 /// `fbc --version`: the package version and the commit it was built from (see build.rs).

@@ -97,6 +97,8 @@ impl RegistryArgs {
             use_http: self.use_http || self.skip_tls,
             skip_tls_verify: self.skip_tls_verify,
             no_cache: self.no_cache,
+            offline: false,
+            quiet: false,
         })
     }
 }

@@ -76,7 +76,7 @@ enum GenerateError {
     )]
     Exists { path: PathBuf },
 
-    #[error("stat {}: {}", path.display(), go_message(error))]
+    #[error("stat {}: {}", path.display(), crate::go::fmt::os_error(error))]
     #[diagnostic(code(fbc::generate::io))]
     Stat {
         path: PathBuf,
@@ -101,14 +101,14 @@ enum GenerateError {
     )]
     NonUtf8Name { path: PathBuf },
 
-    #[error("write {}: {}", path.display(), go_message(error))]
+    #[error("write {}: {}", path.display(), crate::go::fmt::os_error(error))]
     #[diagnostic(code(fbc::generate::write), help("no file was left behind"))]
     Write {
         path: PathBuf,
         error: std::io::Error,
     },
 
-    #[error("write <stdout>: {}", go_message(error))]
+    #[error("write <stdout>: {}", crate::go::fmt::os_error(error))]
     #[diagnostic(code(fbc::generate::stdout))]
     Stdout { error: std::io::Error },
 }
@@ -243,31 +243,4 @@ fn check_directory(directory: &Path) -> Result<&str, GenerateError> {
 
 fn print(text: &str) -> Result<(), GenerateError> {
     super::write_stdout(text.as_bytes()).map_err(|error| GenerateError::Stdout { error })
-}
-
-/// An OS error as Go prints it (`no such file or directory`): Rust's text without the
-/// ` (os error N)` suffix, lower-cased like Go's table.
-fn go_message(error: &std::io::Error) -> String {
-    let text = error.to_string();
-    let text = match (error.raw_os_error(), text.rfind(" (os error ")) {
-        (Some(_), Some(suffix)) => &text[..suffix],
-        _ => text.as_str(),
-    };
-    let mut characters = text.chars();
-    characters.next().map_or_else(String::new, |first| {
-        first.to_lowercase().chain(characters).collect()
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn os_errors_read_like_go() {
-        let error = std::io::Error::from_raw_os_error(2);
-        assert_eq!(go_message(&error), "no such file or directory");
-        let custom = std::io::Error::other("Odd");
-        assert_eq!(go_message(&custom), "odd");
-    }
 }

@@ -13,7 +13,6 @@ use crate::catalog::{self, Catalog, Located, Location};
 use crate::cli::{OutputFormat, RenderArgs};
 use crate::go::fmt::quote;
 use crate::image::{self, ImageKind, PullOptions};
-use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA};
 use crate::output::catalog::{Format, WriteError, write_catalog};
 
 /// What `render` was asked to do, free of clap.
@@ -226,15 +225,9 @@ fn bundle_error(reference: &str, error: BundleError) -> RenderError {
     }
 }
 
-/// opm's per-reference post-processing: bundle objects and CSV metadata move to the
-/// end of each bundle's properties, and related images are sorted by image.
+/// opm's per-reference post-processing, bundle by bundle.
 fn post_process(catalog: &mut Catalog) {
     for bundle in &mut catalog.bundles {
-        let bundle = &mut bundle.item;
-        bundle.properties.sort_by_key(|property| {
-            property.kind == BUNDLE_OBJECT || property.kind == CSV_METADATA
-        });
-        // opm's `sort.Slice` is not stable: equal images keep Go's order, not ours.
-        crate::go::sort::slice_by(&mut bundle.related_images, |a, b| a.image < b.image);
+        bundle::post_process(&mut bundle.item);
     }
 }

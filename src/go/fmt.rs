@@ -120,9 +120,31 @@ fn bool_verb_key(key: &str) -> String {
     format!("%!t(string={key})")
 }
 
+/// An OS error as Go prints it (`no such file or directory`): Rust's text without the
+/// ` (os error N)` suffix, lower-cased like Go's table.
+pub(crate) fn os_error(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    let text = match (error.raw_os_error(), text.rfind(" (os error ")) {
+        (Some(_), Some(suffix)) => &text[..suffix],
+        _ => text.as_str(),
+    };
+    let mut characters = text.chars();
+    characters.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(characters).collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn os_errors_read_like_go() {
+        let error = std::io::Error::from_raw_os_error(2);
+        assert_eq!(os_error(&error), "no such file or directory");
+        let custom = std::io::Error::other("Odd");
+        assert_eq!(os_error(&custom), "odd");
+    }
     use serde_json::json;
 
     #[test]

@@ -84,6 +84,29 @@ impl Cache {
     }
 }
 
+impl Cache {
+    fn tag_path(&self, reference: &str) -> Option<PathBuf> {
+        let key = sha256_of(reference.as_bytes()).ok()?;
+        Some(self.root.join("tags").join(key.strip_prefix("sha256:")?))
+    }
+
+    /// The digest a tagged reference (as written) resolved to when last pulled.
+    pub(super) fn tag(&self, reference: &str) -> Option<String> {
+        let text = std::fs::read_to_string(self.tag_path(reference)?).ok()?;
+        let digest = text.trim();
+        self.blob_path(digest).map(|_| digest.to_owned())
+    }
+
+    pub(super) fn store_tag(&self, reference: &str, digest: &str) {
+        if self.tag(reference).as_deref() == Some(digest) {
+            return;
+        }
+        if let Some(path) = self.tag_path(reference) {
+            write_atomically(&path, digest.as_bytes());
+        }
+    }
+}
+
 /// The `sha256:<hex>` digest of everything `reader` yields.
 fn sha256_of(mut reader: impl std::io::Read) -> std::io::Result<String> {
     use std::fmt::Write as _;

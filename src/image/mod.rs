@@ -19,11 +19,16 @@ pub(crate) use unpack::{Budget, UnpackError, layer as unpack_layer};
 
 /// How to reach the registry (opm's `--use-http` and `--skip-tls-verify`).
 #[derive(Debug, Clone, Copy, Default)]
+#[allow(clippy::struct_excessive_bools)] // independent switches, set from flags
 pub(crate) struct PullOptions {
     pub(crate) use_http: bool,
     pub(crate) skip_tls_verify: bool,
     /// Neither read nor write the blob cache.
     pub(crate) no_cache: bool,
+    /// Read the cache alone: an image that is not in it is [`ImageError::NotCached`].
+    pub(crate) offline: bool,
+    /// Leave progress to the caller (several pulls at once share one line).
+    pub(crate) quiet: bool,
 }
 
 /// An image's filesystem, unpacked into a temporary directory that is removed when
@@ -32,6 +37,8 @@ pub(crate) struct PullOptions {
 pub(crate) struct PulledImage {
     pub(crate) root: tempfile::TempDir,
     pub(crate) labels: BTreeMap<String, String>,
+    /// Bytes fetched from the registry for the layers (0 when all were cached).
+    pub(crate) downloaded: u64,
 }
 
 /// What an image holds, from its labels (spec 4.3, in opm's precedence).
@@ -51,6 +58,14 @@ pub(crate) enum ImageError {
     #[error("failed to pull image {reference:?}: {message}")]
     #[diagnostic(code(fbc::image::pull))]
     Pull { reference: String, message: String },
+    #[error(
+        "failed to pull image {reference:?}: not in the cache, and --offline forbids the network"
+    )]
+    #[diagnostic(
+        code(fbc::image::not_cached),
+        help("run once without --offline to fill the cache")
+    )]
+    NotCached { reference: String },
     #[error("failed to unpack image {reference:?}: {source}")]
     #[diagnostic(code(fbc::image::unpack))]
     Unpack {
@@ -160,16 +175,28 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
     } else {
         cache::Cache::open()
     };
-    let mut progress = Progress::new(reference);
+    let mut progress = Progress::new(reference, !options.quiet);
     let fetched = runtime.block_on(fetch(
-        &client,
+        &Registry {
+            client: &client,
+            credentials: &credentials,
+            cache: cache.as_ref(),
+            offline: options.offline,
+        },
         &parsed,
-        &credentials,
-        cache.as_ref(),
+        reference,
         &mut progress,
     ));
     progress.finish();
-    let (manifest, config, layers) = fetched.map_err(|error| failed(error.to_string()))?;
+    let (manifest, config, layers, downloaded) = match fetched {
+        Ok(fetched) => fetched,
+        Err(FetchError::NotCached) => {
+            return Err(ImageError::NotCached {
+                reference: reference.to_owned(),
+            });
+        }
+        Err(error) => return Err(failed(error.to_string())),
+    };
     let labels = labels(&config).map_err(failed)?;
     let root = tempfile::Builder::new()
         .prefix("fbc-unpack-")
@@ -190,7 +217,11 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
         reference: reference.to_owned(),
         source,
     })?;
-    Ok(PulledImage { root, labels })
+    Ok(PulledImage {
+        root,
+        labels,
+        downloaded,
+    })
 }
 
 /// A layer blob on disk, checked against its digest: in the cache, or in a
@@ -209,7 +240,16 @@ impl LayerFile {
     }
 }
 
-type Fetched = (OciImageManifest, String, Vec<LayerFile>);
+/// The manifest, the config, the layers and the bytes downloaded for them.
+type Fetched = (OciImageManifest, String, Vec<LayerFile>, u64);
+
+/// Where an image comes from: the registry, through the cache.
+struct Registry<'a> {
+    client: &'a Client,
+    credentials: &'a oci_client::secrets::RegistryAuth,
+    cache: Option<&'a cache::Cache>,
+    offline: bool,
+}
 
 #[derive(Debug, thiserror::Error)]
 enum FetchError {
@@ -221,30 +261,52 @@ enum FetchError {
         "the image's layers add up to {size} bytes, more than the {limit} that FBC_MAX_IMAGE_SIZE allows"
     )]
     TooLarge { size: u64, limit: String },
+    #[error("not in the cache")]
+    NotCached,
 }
 
 async fn fetch(
-    client: &Client,
+    registry: &Registry<'_>,
     reference: &Reference,
-    credentials: &oci_client::secrets::RegistryAuth,
-    cache: Option<&cache::Cache>,
+    written: &str,
     progress: &mut Progress,
 ) -> Result<Fetched, FetchError> {
-    // A tag must be resolved online; a digest names the same image for ever.
-    let pinned = reference.digest().map(str::to_owned);
-    let cached = pinned
+    let Registry {
+        client,
+        credentials,
+        cache,
+        offline,
+    } = *registry;
+    // A digest names the same image for ever; a tag is resolved to one with a single
+    // manifest request (or, offline, through the tag the cache last saw).
+    let digest = match (reference.digest(), cache) {
+        (Some(digest), _) => Some(digest.to_owned()),
+        (None, Some(cache)) if offline => cache.tag(written),
+        (None, Some(_)) => Some(client.fetch_manifest_digest(reference, credentials).await?),
+        (None, None) => None,
+    };
+    let cached = digest
         .as_deref()
         .zip(cache)
         .and_then(|(digest, cache)| cache.resolved(digest));
+    let resolved_now = cached.is_none();
     let (manifest, config) = if let Some(resolved) = cached {
         resolved
+    } else if offline {
+        return Err(FetchError::NotCached);
     } else {
+        // Pull what the digest names, so that a tag moved meanwhile cannot mix images.
+        let target = match (&digest, reference.digest()) {
+            (Some(digest), None) => Reference::with_digest(
+                reference.registry().to_owned(),
+                reference.repository().to_owned(),
+                digest.clone(),
+            ),
+            _ => reference.clone(),
+        };
         let (manifest, _digest, config) = client
-            .pull_manifest_and_config(reference, credentials)
+            .pull_manifest_and_config(&target, credentials)
             .await?;
-        if let (Some(digest), Some(cache)) = (pinned.as_deref(), cache) {
-            cache.store_resolved(digest, &manifest, &config);
-        }
         (manifest, config)
     };
     // Refuse what is too large before downloading any of it.
@@ -268,6 +330,9 @@ async fn fetch(
             layers.push(LayerFile::Cached(path));
             continue;
         }
+        if offline {
+            return Err(FetchError::NotCached);
+        }
         let file = match cache.and_then(cache::Cache::download_file) {
             Some(file) => file,
             None => tempfile::NamedTempFile::new().map_err(FetchError::File)?,
@@ -287,7 +352,16 @@ async fn fetch(
             None => LayerFile::Temporary(file.into_temp_path()),
         });
     }
-    Ok((manifest, config, layers))
+    // Only a whole image is remembered: an interrupted pull leaves no entry.
+    if let (Some(digest), Some(cache)) = (digest.as_deref(), cache) {
+        if resolved_now {
+            cache.store_resolved(digest, &manifest, &config);
+        }
+        if reference.digest().is_none() && !offline {
+            cache.store_tag(written, digest);
+        }
+    }
+    Ok((manifest, config, layers, downloaded))
 }
 
 /// A file written by the async blob download, refusing more than `limit` bytes.
@@ -341,12 +415,12 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(reference: &str) -> Progress {
+    fn new(reference: &str, wanted: bool) -> Progress {
         use std::io::IsTerminal as _;
         Progress {
             reference: reference.to_owned(),
             started: std::time::Instant::now(),
-            enabled: std::io::stderr().is_terminal(),
+            enabled: wanted && std::io::stderr().is_terminal(),
             shown: false,
         }
     }
@@ -423,6 +497,7 @@ mod tests {
 
     fn pulled(labels: &[(&str, &str)]) -> PulledImage {
         PulledImage {
+            downloaded: 0,
             root: tempfile::tempdir().expect("a temporary directory"),
             labels: labels
                 .iter()

@@ -91,7 +91,7 @@ impl Package {
 }
 
 impl Icon {
-    fn decode(decoder: &mut GoDecoder, value: Value) -> Option<Icon> {
+    pub(crate) fn decode(decoder: &mut GoDecoder, value: Value) -> Option<Icon> {
         if value.is_null() {
             return None;
         }

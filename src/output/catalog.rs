@@ -126,6 +126,43 @@ fn ordered_blobs(catalog: &Catalog) -> Vec<Blob<'_>> {
     blobs
 }
 
+/// A blob as opm's JSON writer prints it, with what names it.
+pub(crate) struct NamedBlob {
+    /// `package`, `channel`, `bundle`, `deprecations` or the blob's own schema.
+    pub(crate) kind: String,
+    pub(crate) package: String,
+    pub(crate) name: String,
+    pub(crate) text: String,
+}
+
+/// Every blob that would be written, in output order, each with its JSON text.
+pub(crate) fn named_blobs(catalog: &Catalog) -> Vec<NamedBlob> {
+    ordered_blobs(catalog)
+        .into_iter()
+        .map(|blob| {
+            let (kind, package, name) = match blob {
+                Blob::Package(package) => ("package".to_owned(), &package.name, &package.name),
+                Blob::Channel(channel) => ("channel".to_owned(), &channel.package, &channel.name),
+                Blob::Bundle(bundle) => ("bundle".to_owned(), &bundle.package, &bundle.name),
+                Blob::Other(other) => (other.schema.clone(), &other.package, &other.name),
+                Blob::Deprecation(deprecation) => (
+                    "deprecations".to_owned(),
+                    &deprecation.package,
+                    &deprecation.package,
+                ),
+            };
+            let mut text = Vec::new();
+            json::write_pretty(&blob.node(), &mut text);
+            NamedBlob {
+                kind,
+                package: package.clone(),
+                name: name.clone(),
+                text: String::from_utf8(text).expect("JSON output is UTF-8"),
+            }
+        })
+        .collect()
+}
+
 /// Blobs encoded per parallel task, and tasks per window written at once: enough
 /// work for every core while only a few megabytes of output wait in memory.
 const BLOBS_PER_TASK: usize = 4;

@@ -20,10 +20,22 @@ const REGISTRY: &str = "/usr/bin/docker-registry";
 const BUNDLE_LABEL: &str = "operators.operatorframework.io.bundle.package.v1";
 const CONFIGS_LABEL: &str = "operators.operatorframework.io.index.configs.v1";
 
-struct Registry {
+pub(crate) struct Registry {
     child: Child,
-    address: String,
+    pub(crate) address: String,
+    /// What the registry logs: one line per request it answered.
+    pub(crate) log: std::path::PathBuf,
     _storage: tempfile::TempDir,
+}
+
+impl Registry {
+    /// Requests answered so far whose log line contains `text` (a method, a path).
+    pub(crate) fn requests(&self, text: &str) -> usize {
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        log.lines()
+            .filter(|line| line.contains("response completed") && line.contains(text))
+            .count()
+    }
 }
 
 impl Drop for Registry {
@@ -33,28 +45,39 @@ impl Drop for Registry {
     }
 }
 
-fn start_registry() -> Option<Registry> {
-    if !Path::new(REGISTRY).exists() {
-        eprintln!("skipped: {REGISTRY} is not installed (apt-get install docker-registry)");
-        return None;
-    }
+pub(crate) fn start_registry() -> Option<Registry> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|listener| listener.local_addr())
         .expect("a free port")
         .port();
-    let address = format!("127.0.0.1:{port}");
+    start_registry_at(&format!("127.0.0.1:{port}"))
+}
+
+/// A registry on `address`; `None` (a visible skip, a failure under `CI`) where
+/// docker-registry is not installed.
+pub(crate) fn start_registry_at(address: &str) -> Option<Registry> {
+    if !Path::new(REGISTRY).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{REGISTRY} is not installed (apt-get install docker-registry)"
+        );
+        eprintln!("skipped: {REGISTRY} is not installed (apt-get install docker-registry)");
+        return None;
+    }
+    let address = address.to_owned();
     let storage = tempfile::tempdir().expect("registry storage");
     let config = storage.path().join("config.yml");
     let text = format!(
-        "version: 0.1\nlog:\n  level: error\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: {address}\n",
+        "version: 0.1\nlog:\n  level: info\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: {address}\n",
         storage.path().join("data").display()
     );
     std::fs::write(&config, text).expect("registry config");
+    let log = storage.path().join("registry.log");
     let child = Command::new(REGISTRY)
         .arg("serve")
         .arg(&config)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(&log).expect("a log file"))
         .spawn()
         .expect("the registry starts");
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -65,12 +88,13 @@ fn start_registry() -> Option<Registry> {
     Some(Registry {
         child,
         address,
+        log,
         _storage: storage,
     })
 }
 
 /// A gzipped tar of `dir`'s files, placed under `prefix` in the image.
-fn layer_of(dir: &Path, prefix: &str) -> Vec<u8> {
+pub(crate) fn layer_of(dir: &Path, prefix: &str) -> Vec<u8> {
     let encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     let mut builder = tar::Builder::new(encoder);
     builder
@@ -100,6 +124,30 @@ fn raw_layer(path: &str) -> Vec<u8> {
 }
 
 fn push(address: &str, name: &str, layers: Vec<Vec<u8>>, labels: &[(&str, &str)]) -> String {
+    push_image(address, name, layers, labels, false)
+}
+
+/// Pushes an image with an OCI manifest, or a Docker schema 2 one when `docker`.
+pub(crate) fn push_image(
+    address: &str,
+    name: &str,
+    layers: Vec<Vec<u8>>,
+    labels: &[(&str, &str)],
+    docker: bool,
+) -> String {
+    let (manifest_type, config_type, layer_type) = if docker {
+        (
+            "application/vnd.docker.distribution.manifest.v2+json",
+            "application/vnd.docker.container.image.v1+json",
+            "application/vnd.docker.image.rootfs.diff.tar.gzip",
+        )
+    } else {
+        (
+            "application/vnd.oci.image.manifest.v1+json",
+            "application/vnd.oci.image.config.v1+json",
+            "application/vnd.oci.image.layer.v1.tar+gzip",
+        )
+    };
     let reference_text = format!("{address}/{name}");
     let reference: Reference = reference_text.parse().expect("a reference");
     let labels: serde_json::Map<String, serde_json::Value> = labels
@@ -113,19 +161,15 @@ fn push(address: &str, name: &str, layers: Vec<Vec<u8>>, labels: &[(&str, &str)]
     });
     let config = Config {
         data: serde_json::to_vec(&config).expect("JSON").into(),
-        media_type: "application/vnd.oci.image.config.v1+json".to_owned(),
+        media_type: config_type.to_owned(),
         annotations: None,
     };
     let layers: Vec<ImageLayer> = layers
         .into_iter()
-        .map(|data| {
-            ImageLayer::new(
-                data,
-                "application/vnd.oci.image.layer.v1.tar+gzip".to_owned(),
-                None,
-            )
-        })
+        .map(|data| ImageLayer::new(data, layer_type.to_owned(), None))
         .collect();
+    let mut manifest = oci_client::manifest::OciImageManifest::build(&layers, &config, None);
+    manifest.media_type = Some(manifest_type.to_owned());
     let client = Client::new(ClientConfig {
         protocol: ClientProtocol::Http,
         ..ClientConfig::default()
@@ -135,13 +179,19 @@ fn push(address: &str, name: &str, layers: Vec<Vec<u8>>, labels: &[(&str, &str)]
         .build()
         .expect("a runtime");
     runtime
-        .block_on(client.push(&reference, &layers, config, &RegistryAuth::Anonymous, None))
+        .block_on(client.push(
+            &reference,
+            &layers,
+            config,
+            &RegistryAuth::Anonymous,
+            Some(manifest),
+        ))
         .expect("the image is pushed");
     reference_text
 }
 
 /// The digest the registry gives a pushed image.
-fn digest_of(reference: &str) -> String {
+pub(crate) fn digest_of(reference: &str) -> String {
     let reference: Reference = reference.parse().expect("a reference");
     let client = Client::new(ClientConfig {
         protocol: ClientProtocol::Http,

@@ -10,6 +10,7 @@ mod image;
 mod readme;
 mod render;
 mod schemas;
+mod template;
 mod upgrade_path;
 mod validate;
 
