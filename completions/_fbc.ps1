@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Generate an olm.package blob, as `opm init` does')
             [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write manual pages: fbc.1 and one page per subcommand')
@@ -107,12 +108,27 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         'fbc;generate;help;help' {
             break
         }
+        'fbc;init' {
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'The channel that subscriptions default to if unspecified')
+            [CompletionResult]::new('--default-channel', '--default-channel', [CompletionResultType]::ParameterName, 'The channel that subscriptions default to if unspecified')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Path to the package''s description file (its content becomes the description, verbatim)')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'Path to the package''s description file (its content becomes the description, verbatim)')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Path to the package''s icon')
+            [CompletionResult]::new('--icon', '--icon', [CompletionResultType]::ParameterName, 'Path to the package''s icon')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'fbc;alpha' {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
             [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
             [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
+            [CompletionResult]::new('convert-template', 'convert-template', [CompletionResultType]::ParameterValue, 'Turn a catalog file into a template, as `opm alpha convert-template` does')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contents of a catalog, as `opm alpha list` does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -163,10 +179,104 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'fbc;alpha;convert-template' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('basic', 'basic', [CompletionResultType]::ParameterValue, 'Generate a basic template from a catalog file: bundles become image references')
+            [CompletionResult]::new('substitutes', 'substitutes', [CompletionResultType]::ParameterValue, 'Generate a substitutes template from a catalog file: every blob, no substitutions yet')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fbc;alpha;convert-template;basic' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fbc;alpha;convert-template;substitutes' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fbc;alpha;convert-template;help' {
+            [CompletionResult]::new('basic', 'basic', [CompletionResultType]::ParameterValue, 'Generate a basic template from a catalog file: bundles become image references')
+            [CompletionResult]::new('substitutes', 'substitutes', [CompletionResultType]::ParameterValue, 'Generate a substitutes template from a catalog file: every blob, no substitutions yet')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fbc;alpha;convert-template;help;basic' {
+            break
+        }
+        'fbc;alpha;convert-template;help;substitutes' {
+            break
+        }
+        'fbc;alpha;convert-template;help;help' {
+            break
+        }
+        'fbc;alpha;list' {
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('packages', 'packages', [CompletionResultType]::ParameterValue, 'List packages: name, display name and default channel')
+            [CompletionResult]::new('channels', 'channels', [CompletionResultType]::ParameterValue, 'List channels: package, channel and head')
+            [CompletionResult]::new('bundles', 'bundles', [CompletionResultType]::ParameterValue, 'List bundles per channel: edges and image')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fbc;alpha;list;packages' {
+            [CompletionResult]::new('--use-http', '--use-http', [CompletionResultType]::ParameterName, 'Pull images over plain HTTP instead of HTTPS (local or test registries)')
+            [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
+            [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'fbc;alpha;list;channels' {
+            [CompletionResult]::new('--use-http', '--use-http', [CompletionResultType]::ParameterName, 'Pull images over plain HTTP instead of HTTPS (local or test registries)')
+            [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
+            [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'fbc;alpha;list;bundles' {
+            [CompletionResult]::new('--use-http', '--use-http', [CompletionResultType]::ParameterName, 'Pull images over plain HTTP instead of HTTPS (local or test registries)')
+            [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
+            [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'fbc;alpha;list;help' {
+            [CompletionResult]::new('packages', 'packages', [CompletionResultType]::ParameterValue, 'List packages: name, display name and default channel')
+            [CompletionResult]::new('channels', 'channels', [CompletionResultType]::ParameterValue, 'List channels: package, channel and head')
+            [CompletionResult]::new('bundles', 'bundles', [CompletionResultType]::ParameterValue, 'List bundles per channel: edges and image')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fbc;alpha;list;help;packages' {
+            break
+        }
+        'fbc;alpha;list;help;channels' {
+            break
+        }
+        'fbc;alpha;list;help;bundles' {
+            break
+        }
+        'fbc;alpha;list;help;help' {
+            break
+        }
         'fbc;alpha;help' {
             [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
             [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
             [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
+            [CompletionResult]::new('convert-template', 'convert-template', [CompletionResultType]::ParameterValue, 'Turn a catalog file into a template, as `opm alpha convert-template` does')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contents of a catalog, as `opm alpha list` does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -177,6 +287,32 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;alpha;help;render-template' {
+            break
+        }
+        'fbc;alpha;help;convert-template' {
+            [CompletionResult]::new('basic', 'basic', [CompletionResultType]::ParameterValue, 'Generate a basic template from a catalog file: bundles become image references')
+            [CompletionResult]::new('substitutes', 'substitutes', [CompletionResultType]::ParameterValue, 'Generate a substitutes template from a catalog file: every blob, no substitutions yet')
+            break
+        }
+        'fbc;alpha;help;convert-template;basic' {
+            break
+        }
+        'fbc;alpha;help;convert-template;substitutes' {
+            break
+        }
+        'fbc;alpha;help;list' {
+            [CompletionResult]::new('packages', 'packages', [CompletionResultType]::ParameterValue, 'List packages: name, display name and default channel')
+            [CompletionResult]::new('channels', 'channels', [CompletionResultType]::ParameterValue, 'List channels: package, channel and head')
+            [CompletionResult]::new('bundles', 'bundles', [CompletionResultType]::ParameterValue, 'List bundles per channel: edges and image')
+            break
+        }
+        'fbc;alpha;help;list;packages' {
+            break
+        }
+        'fbc;alpha;help;list;channels' {
+            break
+        }
+        'fbc;alpha;help;list;bundles' {
             break
         }
         'fbc;alpha;help;help' {
@@ -202,6 +338,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Generate an olm.package blob, as `opm init` does')
             [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script on stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write manual pages: fbc.1 and one page per subcommand')
@@ -225,10 +362,15 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         'fbc;help;generate;dockerfile' {
             break
         }
+        'fbc;help;init' {
+            break
+        }
         'fbc;help;alpha' {
             [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
             [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
             [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
+            [CompletionResult]::new('convert-template', 'convert-template', [CompletionResultType]::ParameterValue, 'Turn a catalog file into a template, as `opm alpha convert-template` does')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contents of a catalog, as `opm alpha list` does')
             break
         }
         'fbc;help;alpha;render-graph' {
@@ -238,6 +380,32 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;help;alpha;render-template' {
+            break
+        }
+        'fbc;help;alpha;convert-template' {
+            [CompletionResult]::new('basic', 'basic', [CompletionResultType]::ParameterValue, 'Generate a basic template from a catalog file: bundles become image references')
+            [CompletionResult]::new('substitutes', 'substitutes', [CompletionResultType]::ParameterValue, 'Generate a substitutes template from a catalog file: every blob, no substitutions yet')
+            break
+        }
+        'fbc;help;alpha;convert-template;basic' {
+            break
+        }
+        'fbc;help;alpha;convert-template;substitutes' {
+            break
+        }
+        'fbc;help;alpha;list' {
+            [CompletionResult]::new('packages', 'packages', [CompletionResultType]::ParameterValue, 'List packages: name, display name and default channel')
+            [CompletionResult]::new('channels', 'channels', [CompletionResultType]::ParameterValue, 'List channels: package, channel and head')
+            [CompletionResult]::new('bundles', 'bundles', [CompletionResultType]::ParameterValue, 'List bundles per channel: edges and image')
+            break
+        }
+        'fbc;help;alpha;list;packages' {
+            break
+        }
+        'fbc;help;alpha;list;channels' {
+            break
+        }
+        'fbc;help;alpha;list;bundles' {
             break
         }
         'fbc;help;completions' {

@@ -31,6 +31,9 @@ _fbc() {
             fbc,help)
                 cmd="fbc__subcmd__help"
                 ;;
+            fbc,init)
+                cmd="fbc__subcmd__init"
+                ;;
             fbc,man)
                 cmd="fbc__subcmd__man"
                 ;;
@@ -43,8 +46,14 @@ _fbc() {
             fbc,version)
                 cmd="fbc__subcmd__version"
                 ;;
+            fbc__subcmd__alpha,convert-template)
+                cmd="fbc__subcmd__alpha__subcmd__convert__subcmd__template"
+                ;;
             fbc__subcmd__alpha,help)
                 cmd="fbc__subcmd__alpha__subcmd__help"
+                ;;
+            fbc__subcmd__alpha,list)
+                cmd="fbc__subcmd__alpha__subcmd__list"
                 ;;
             fbc__subcmd__alpha,render-graph)
                 cmd="fbc__subcmd__alpha__subcmd__render__subcmd__graph"
@@ -55,8 +64,32 @@ _fbc() {
             fbc__subcmd__alpha,upgrade-path)
                 cmd="fbc__subcmd__alpha__subcmd__upgrade__subcmd__path"
                 ;;
+            fbc__subcmd__alpha__subcmd__convert__subcmd__template,basic)
+                cmd="fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__basic"
+                ;;
+            fbc__subcmd__alpha__subcmd__convert__subcmd__template,help)
+                cmd="fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help"
+                ;;
+            fbc__subcmd__alpha__subcmd__convert__subcmd__template,substitutes)
+                cmd="fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__substitutes"
+                ;;
+            fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help,basic)
+                cmd="fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help__subcmd__basic"
+                ;;
+            fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help,help)
+                cmd="fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help__subcmd__help"
+                ;;
+            fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help,substitutes)
+                cmd="fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help__subcmd__substitutes"
+                ;;
+            fbc__subcmd__alpha__subcmd__help,convert-template)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__convert__subcmd__template"
+                ;;
             fbc__subcmd__alpha__subcmd__help,help)
                 cmd="fbc__subcmd__alpha__subcmd__help__subcmd__help"
+                ;;
+            fbc__subcmd__alpha__subcmd__help,list)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__list"
                 ;;
             fbc__subcmd__alpha__subcmd__help,render-graph)
                 cmd="fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__graph"
@@ -66,6 +99,45 @@ _fbc() {
                 ;;
             fbc__subcmd__alpha__subcmd__help,upgrade-path)
                 cmd="fbc__subcmd__alpha__subcmd__help__subcmd__upgrade__subcmd__path"
+                ;;
+            fbc__subcmd__alpha__subcmd__help__subcmd__convert__subcmd__template,basic)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__convert__subcmd__template__subcmd__basic"
+                ;;
+            fbc__subcmd__alpha__subcmd__help__subcmd__convert__subcmd__template,substitutes)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__convert__subcmd__template__subcmd__substitutes"
+                ;;
+            fbc__subcmd__alpha__subcmd__help__subcmd__list,bundles)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__list__subcmd__bundles"
+                ;;
+            fbc__subcmd__alpha__subcmd__help__subcmd__list,channels)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__list__subcmd__channels"
+                ;;
+            fbc__subcmd__alpha__subcmd__help__subcmd__list,packages)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__list__subcmd__packages"
+                ;;
+            fbc__subcmd__alpha__subcmd__list,bundles)
+                cmd="fbc__subcmd__alpha__subcmd__list__subcmd__bundles"
+                ;;
+            fbc__subcmd__alpha__subcmd__list,channels)
+                cmd="fbc__subcmd__alpha__subcmd__list__subcmd__channels"
+                ;;
+            fbc__subcmd__alpha__subcmd__list,help)
+                cmd="fbc__subcmd__alpha__subcmd__list__subcmd__help"
+                ;;
+            fbc__subcmd__alpha__subcmd__list,packages)
+                cmd="fbc__subcmd__alpha__subcmd__list__subcmd__packages"
+                ;;
+            fbc__subcmd__alpha__subcmd__list__subcmd__help,bundles)
+                cmd="fbc__subcmd__alpha__subcmd__list__subcmd__help__subcmd__bundles"
+                ;;
+            fbc__subcmd__alpha__subcmd__list__subcmd__help,channels)
+                cmd="fbc__subcmd__alpha__subcmd__list__subcmd__help__subcmd__channels"
+                ;;
+            fbc__subcmd__alpha__subcmd__list__subcmd__help,help)
+                cmd="fbc__subcmd__alpha__subcmd__list__subcmd__help__subcmd__help"
+                ;;
+            fbc__subcmd__alpha__subcmd__list__subcmd__help,packages)
+                cmd="fbc__subcmd__alpha__subcmd__list__subcmd__help__subcmd__packages"
                 ;;
             fbc__subcmd__generate,dockerfile)
                 cmd="fbc__subcmd__generate__subcmd__dockerfile"
@@ -94,6 +166,9 @@ _fbc() {
             fbc__subcmd__help,help)
                 cmd="fbc__subcmd__help__subcmd__help"
                 ;;
+            fbc__subcmd__help,init)
+                cmd="fbc__subcmd__help__subcmd__init"
+                ;;
             fbc__subcmd__help,man)
                 cmd="fbc__subcmd__help__subcmd__man"
                 ;;
@@ -106,6 +181,12 @@ _fbc() {
             fbc__subcmd__help,version)
                 cmd="fbc__subcmd__help__subcmd__version"
                 ;;
+            fbc__subcmd__help__subcmd__alpha,convert-template)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__convert__subcmd__template"
+                ;;
+            fbc__subcmd__help__subcmd__alpha,list)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__list"
+                ;;
             fbc__subcmd__help__subcmd__alpha,render-graph)
                 cmd="fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__graph"
                 ;;
@@ -114,6 +195,21 @@ _fbc() {
                 ;;
             fbc__subcmd__help__subcmd__alpha,upgrade-path)
                 cmd="fbc__subcmd__help__subcmd__alpha__subcmd__upgrade__subcmd__path"
+                ;;
+            fbc__subcmd__help__subcmd__alpha__subcmd__convert__subcmd__template,basic)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__basic"
+                ;;
+            fbc__subcmd__help__subcmd__alpha__subcmd__convert__subcmd__template,substitutes)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__substitutes"
+                ;;
+            fbc__subcmd__help__subcmd__alpha__subcmd__list,bundles)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__list__subcmd__bundles"
+                ;;
+            fbc__subcmd__help__subcmd__alpha__subcmd__list,channels)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__list__subcmd__channels"
+                ;;
+            fbc__subcmd__help__subcmd__alpha__subcmd__list,packages)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__list__subcmd__packages"
                 ;;
             fbc__subcmd__help__subcmd__generate,dockerfile)
                 cmd="fbc__subcmd__help__subcmd__generate__subcmd__dockerfile"
@@ -125,7 +221,7 @@ _fbc() {
 
     case "${cmd}" in
         fbc)
-            opts="-h -V --help --version render validate graph generate alpha completions man version help"
+            opts="-h -V --help --version render validate graph generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -139,7 +235,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha)
-            opts="-h --help render-graph upgrade-path render-template help"
+            opts="-h --help render-graph upgrade-path render-template convert-template list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -152,9 +248,165 @@ _fbc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        fbc__subcmd__alpha__subcmd__help)
-            opts="render-graph upgrade-path render-template help"
+        fbc__subcmd__alpha__subcmd__convert__subcmd__template)
+            opts="-h --help basic substitutes help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__basic)
+            opts="-o -h --output --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help)
+            opts="basic substitutes help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help__subcmd__basic)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__help__subcmd__substitutes)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__substitutes)
+            opts="-o -h --output --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help)
+            opts="render-graph upgrade-path render-template convert-template list help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__convert__subcmd__template)
+            opts="basic substitutes"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__convert__subcmd__template__subcmd__basic)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__convert__subcmd__template__subcmd__substitutes)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -169,6 +421,62 @@ _fbc() {
         fbc__subcmd__alpha__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__list)
+            opts="packages channels bundles"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__list__subcmd__bundles)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__list__subcmd__channels)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__list__subcmd__packages)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -210,6 +518,132 @@ _fbc() {
             ;;
         fbc__subcmd__alpha__subcmd__help__subcmd__upgrade__subcmd__path)
             opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list)
+            opts="-h --help packages channels bundles help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list__subcmd__bundles)
+            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list__subcmd__channels)
+            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list__subcmd__help)
+            opts="packages channels bundles help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list__subcmd__help__subcmd__bundles)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list__subcmd__help__subcmd__channels)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list__subcmd__help__subcmd__packages)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__list__subcmd__packages)
+            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -491,7 +925,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help)
-            opts="render validate graph generate alpha completions man version help"
+            opts="render validate graph generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -505,8 +939,106 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help__subcmd__alpha)
-            opts="render-graph upgrade-path render-template"
+            opts="render-graph upgrade-path render-template convert-template list"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__convert__subcmd__template)
+            opts="basic substitutes"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__basic)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__substitutes)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__list)
+            opts="packages channels bundles"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__list__subcmd__bundles)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__list__subcmd__channels)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__list__subcmd__packages)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -630,6 +1162,20 @@ _fbc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        fbc__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         fbc__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -679,6 +1225,52 @@ _fbc() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__init)
+            opts="-c -d -i -o -h --default-channel --description --icon --output --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --default-channel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --icon)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -26,6 +26,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
             cand generate 'Generate various artifacts for file-based catalogs'
+            cand init 'Generate an olm.package blob, as `opm init` does'
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands'
             cand completions 'Print a shell completion script on stdout'
             cand man 'Write manual pages: fbc.1 and one page per subcommand'
@@ -95,12 +96,26 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;generate;help;help'= {
         }
+        &'fbc;init'= {
+            cand -c 'The channel that subscriptions default to if unspecified'
+            cand --default-channel 'The channel that subscriptions default to if unspecified'
+            cand -d 'Path to the package''s description file (its content becomes the description, verbatim)'
+            cand --description 'Path to the package''s description file (its content becomes the description, verbatim)'
+            cand -i 'Path to the package''s icon'
+            cand --icon 'Path to the package''s icon'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'fbc;alpha'= {
             cand -h 'Print help'
             cand --help 'Print help'
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
             cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
             cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
+            cand convert-template 'Turn a catalog file into a template, as `opm alpha convert-template` does'
+            cand list 'List the contents of a catalog, as `opm alpha list` does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;alpha;render-graph'= {
@@ -147,10 +162,88 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'fbc;alpha;convert-template'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand basic 'Generate a basic template from a catalog file: bundles become image references'
+            cand substitutes 'Generate a substitutes template from a catalog file: every blob, no substitutions yet'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fbc;alpha;convert-template;basic'= {
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;alpha;convert-template;substitutes'= {
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;alpha;convert-template;help'= {
+            cand basic 'Generate a basic template from a catalog file: bundles become image references'
+            cand substitutes 'Generate a substitutes template from a catalog file: every blob, no substitutions yet'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fbc;alpha;convert-template;help;basic'= {
+        }
+        &'fbc;alpha;convert-template;help;substitutes'= {
+        }
+        &'fbc;alpha;convert-template;help;help'= {
+        }
+        &'fbc;alpha;list'= {
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand packages 'List packages: name, display name and default channel'
+            cand channels 'List channels: package, channel and head'
+            cand bundles 'List bundles per channel: edges and image'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fbc;alpha;list;packages'= {
+            cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+            cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
+            cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+            cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'fbc;alpha;list;channels'= {
+            cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+            cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
+            cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+            cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'fbc;alpha;list;bundles'= {
+            cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+            cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
+            cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+            cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'fbc;alpha;list;help'= {
+            cand packages 'List packages: name, display name and default channel'
+            cand channels 'List channels: package, channel and head'
+            cand bundles 'List bundles per channel: edges and image'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fbc;alpha;list;help;packages'= {
+        }
+        &'fbc;alpha;list;help;channels'= {
+        }
+        &'fbc;alpha;list;help;bundles'= {
+        }
+        &'fbc;alpha;list;help;help'= {
+        }
         &'fbc;alpha;help'= {
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
             cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
             cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
+            cand convert-template 'Turn a catalog file into a template, as `opm alpha convert-template` does'
+            cand list 'List the contents of a catalog, as `opm alpha list` does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;alpha;help;render-graph'= {
@@ -158,6 +251,25 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;alpha;help;upgrade-path'= {
         }
         &'fbc;alpha;help;render-template'= {
+        }
+        &'fbc;alpha;help;convert-template'= {
+            cand basic 'Generate a basic template from a catalog file: bundles become image references'
+            cand substitutes 'Generate a substitutes template from a catalog file: every blob, no substitutions yet'
+        }
+        &'fbc;alpha;help;convert-template;basic'= {
+        }
+        &'fbc;alpha;help;convert-template;substitutes'= {
+        }
+        &'fbc;alpha;help;list'= {
+            cand packages 'List packages: name, display name and default channel'
+            cand channels 'List channels: package, channel and head'
+            cand bundles 'List bundles per channel: edges and image'
+        }
+        &'fbc;alpha;help;list;packages'= {
+        }
+        &'fbc;alpha;help;list;channels'= {
+        }
+        &'fbc;alpha;help;list;bundles'= {
         }
         &'fbc;alpha;help;help'= {
         }
@@ -178,6 +290,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
             cand generate 'Generate various artifacts for file-based catalogs'
+            cand init 'Generate an olm.package blob, as `opm init` does'
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands'
             cand completions 'Print a shell completion script on stdout'
             cand man 'Write manual pages: fbc.1 and one page per subcommand'
@@ -195,16 +308,39 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;help;generate;dockerfile'= {
         }
+        &'fbc;help;init'= {
+        }
         &'fbc;help;alpha'= {
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
             cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
             cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
+            cand convert-template 'Turn a catalog file into a template, as `opm alpha convert-template` does'
+            cand list 'List the contents of a catalog, as `opm alpha list` does'
         }
         &'fbc;help;alpha;render-graph'= {
         }
         &'fbc;help;alpha;upgrade-path'= {
         }
         &'fbc;help;alpha;render-template'= {
+        }
+        &'fbc;help;alpha;convert-template'= {
+            cand basic 'Generate a basic template from a catalog file: bundles become image references'
+            cand substitutes 'Generate a substitutes template from a catalog file: every blob, no substitutions yet'
+        }
+        &'fbc;help;alpha;convert-template;basic'= {
+        }
+        &'fbc;help;alpha;convert-template;substitutes'= {
+        }
+        &'fbc;help;alpha;list'= {
+            cand packages 'List packages: name, display name and default channel'
+            cand channels 'List channels: package, channel and head'
+            cand bundles 'List bundles per channel: edges and image'
+        }
+        &'fbc;help;alpha;list;packages'= {
+        }
+        &'fbc;help;alpha;list;channels'= {
+        }
+        &'fbc;help;alpha;list;bundles'= {
         }
         &'fbc;help;completions'= {
         }

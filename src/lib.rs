@@ -14,8 +14,10 @@ pub mod fuzzing;
 mod go;
 mod graph;
 mod image;
+mod init;
 mod interrupt;
 mod limits;
+mod list;
 mod model;
 mod output;
 mod semver;
@@ -59,7 +61,12 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
             cli::AlphaCommand::RenderGraph(args) => commands::graph::run_render_graph(&args),
             cli::AlphaCommand::UpgradePath(args) => commands::upgrade_path::run(&args),
             cli::AlphaCommand::RenderTemplate(args) => commands::render_template::run(&args),
+            cli::AlphaCommand::ConvertTemplate(args) => {
+                commands::authoring::convert_template(&args.command)
+            }
+            cli::AlphaCommand::List(args) => commands::authoring::list(&args.command),
         },
+        cli::Command::Init(args) => commands::authoring::init(&args),
         cli::Command::Completions(args) => commands::completions::run(&args),
         cli::Command::Man(args) => commands::man::run(&args),
         cli::Command::Version => commands::version::run(),

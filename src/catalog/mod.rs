@@ -280,6 +280,33 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
     LineCursor::default().advance(text, offset)
 }
 
+/// Every document of a stream read as opm's `WalkMetasReader` reads them into
+/// `Meta`s, in order; the first failure in opm's words.
+pub(crate) fn meta_documents(text: &str) -> Result<Vec<Value>, String> {
+    let decoded = decode::decode_file(text);
+    let mut values = Vec::with_capacity(decoded.documents.len());
+    for document in decoded.documents {
+        let Some(value) = document.value else {
+            return Err(
+                "a document holds nothing but comments, which opm cannot convert".to_owned(),
+            );
+        };
+        if meta::decoder_rejects(Some(&value)) {
+            let raw = document
+                .raw_json
+                .map_or_else(|| meta::compact(&value), str::to_owned);
+            return Err(meta::blob_from_document(Some(value), &Origin::Json(&raw))
+                .err()
+                .unwrap_or_default());
+        }
+        values.push(value);
+    }
+    match decoded.error {
+        Some(error) => Err(error.message),
+        None => Ok(values),
+    }
+}
+
 /// Whether opm's `Meta.UnmarshalJSON` fails on this value (not an object, or its
 /// `schema`, `package` or `name` is not a string).
 pub(crate) fn meta_decoder_rejects(value: &Value) -> bool {

@@ -18,6 +18,8 @@ pub enum AlphaCommand {
     RenderGraph(RenderGraphArgs),
     UpgradePath(UpgradePathArgs),
     RenderTemplate(super::template::RenderTemplateArgs),
+    ConvertTemplate(super::template::ConvertTemplateArgs),
+    List(super::template::ListArgs),
 }
 
 /// Which OLM's upgrade rules to follow.

@@ -41,6 +41,8 @@ pub enum Command {
     Graph(GraphArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),
+    /// Generate an olm.package blob, as `opm init` does
+    Init(InitArgs),
     /// Commands that are not stable yet, among them opm's alpha commands
     Alpha(AlphaArgs),
     /// Print a shell completion script on stdout

@@ -1,5 +1,6 @@
 //! One module per subcommand: arguments -> settings -> core -> output.
 
+pub(crate) mod authoring;
 pub(crate) mod completions;
 pub(crate) mod generate_dockerfile;
 pub(crate) mod graph;

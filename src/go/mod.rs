@@ -5,3 +5,4 @@
 pub(crate) mod base64;
 pub(crate) mod fmt;
 pub(crate) mod sort;
+pub(crate) mod tabwriter;

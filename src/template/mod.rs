@@ -4,6 +4,7 @@
 //! can run in parallel before the template is put together in opm's order.
 
 mod basic;
+pub(crate) mod convert;
 mod decode;
 pub(crate) mod drift;
 pub(crate) mod images;

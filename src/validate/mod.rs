@@ -2,7 +2,7 @@
 //! message texts, plus lints beyond opm. Nothing stops at the first problem: each
 //! becomes a [`Finding`], and opm's own error text is kept for compatible output.
 
-mod chain;
+pub(crate) mod chain;
 mod checks;
 mod convert;
 mod deprecations;

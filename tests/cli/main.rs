@@ -1,6 +1,7 @@
 //! End-to-end tests: run the real `fbc` binary and compare its output with expected
 //! files in `testdata/` and with opm's own output for the shared corpus.
 
+mod authoring;
 mod bundle;
 mod fake_registry;
 mod generate;

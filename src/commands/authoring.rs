@@ -1,0 +1,199 @@
+//! `fbc alpha convert-template`, `fbc init` and `fbc alpha list`: read the input,
+//! call the core, print the result; errors carry opm's message texts.
+
+use std::io::Read as _;
+use std::path::Path;
+
+use crate::ExitStatus;
+use crate::catalog::LoadError;
+use crate::cli::{
+    BlobFormat, ConvertArgs, ConvertTemplateCommand, InitArgs, ListCommand, RegistryArgs,
+};
+use crate::commands::graph::{InputError, load_references};
+use crate::go::fmt::{os_error, quote};
+use crate::list::Listing;
+use crate::output::catalog::{Format, write_catalog};
+use crate::template::TemplateType;
+
+/// An authoring command that could not run: opm's message.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{message}")]
+#[diagnostic(code(fbc::authoring))]
+pub(crate) struct AuthoringError {
+    message: String,
+}
+
+fn failed(message: impl Into<String>) -> AuthoringError {
+    AuthoringError {
+        message: message.into(),
+    }
+}
+
+fn print(bytes: &[u8]) -> miette::Result<ExitStatus> {
+    super::write_stdout(bytes)
+        .map_err(|error| failed(format!("write <stdout>: {}", os_error(&error))))?;
+    Ok(ExitStatus::Success)
+}
+
+/// The whole of a file (or stdin for `-`), as UTF-8 text.
+fn read_text(path: &Path) -> Result<String, std::io::Error> {
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin().read_to_end(&mut bytes)?;
+    } else {
+        let limit = crate::limits::get().max_file_size;
+        std::fs::File::open(path)?
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > limit {
+            return Err(std::io::Error::other(format!(
+                "the file is larger than {} (FBC_MAX_FILE_SIZE)",
+                crate::limits::show_size(limit)
+            )));
+        }
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "not valid UTF-8 at byte {}",
+                error.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+pub(crate) fn convert_template(command: &ConvertTemplateCommand) -> miette::Result<ExitStatus> {
+    let (kind, args): (TemplateType, &ConvertArgs) = match command {
+        ConvertTemplateCommand::Basic(args) => (TemplateType::Basic, args),
+        ConvertTemplateCommand::Substitutes(args) => (TemplateType::Substitutes, args),
+    };
+    let input = args.input.as_deref().unwrap_or(Path::new("-"));
+    let name = if input == Path::new("-") {
+        "-".to_owned()
+    } else {
+        input.display().to_string()
+    };
+    // opm drops the OS error here; fbc keeps opm's text and adds it.
+    let text = match std::fs::metadata(input) {
+        Ok(metadata) if metadata.is_dir() => {
+            return Err(failed(format!("converting: read {name}: is a directory")).into());
+        }
+        _ => read_text(input).map_err(|error| {
+            failed(format!(
+                "unable to open input: {} ({})",
+                quote(&name),
+                os_error(&error)
+            ))
+        })?,
+    };
+    let bytes = crate::template::convert::convert(kind, &text, args.output == BlobFormat::Yaml)
+        .map_err(|error| failed(format!("converting: {error}")))?;
+    print(&bytes)
+}
+
+pub(crate) fn init(args: &InitArgs) -> miette::Result<ExitStatus> {
+    let open = |path: &Path, what: &str| {
+        std::fs::File::open(path).map_err(|error| {
+            failed(format!(
+                "open {what} file: open {}: {}",
+                path.display(),
+                os_error(&error)
+            ))
+        })
+    };
+    let icon_file = args
+        .icon
+        .as_deref()
+        .map(|path| open(path, "icon").map(|file| (path, file)))
+        .transpose()?;
+    let description_file = args
+        .description
+        .as_deref()
+        .map(|path| open(path, "description").map(|file| (path, file)))
+        .transpose()?;
+    let read = |(path, mut file): (&Path, std::fs::File), what: &str| {
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map(|_| bytes)
+            .map_err(|error| {
+                failed(format!(
+                    "read {what}: read {}: {}",
+                    path.display(),
+                    os_error(&error)
+                ))
+            })
+    };
+    let description = description_file
+        .map(|file| {
+            let path = file.0;
+            let bytes = read(file, "description")?;
+            // opm would replace invalid bytes with U+FFFD on output.
+            String::from_utf8(bytes).map_err(|_| {
+                failed(format!(
+                    "{}: the description is not valid UTF-8",
+                    path.display()
+                ))
+            })
+        })
+        .transpose()?;
+    let icon = icon_file
+        .map(|file| {
+            let bytes = read(file, "icon")?;
+            let media_type = crate::init::icon_media_type(&bytes).map_err(failed)?;
+            Ok::<_, AuthoringError>((bytes, media_type.to_owned()))
+        })
+        .transpose()?;
+    let package = crate::init::package(&args.package, &args.default_channel, description, icon);
+    let mut catalog = crate::catalog::Catalog::default();
+    catalog.packages.push(crate::catalog::Located {
+        item: package,
+        location: crate::catalog::Location {
+            file: std::sync::Arc::from(Path::new("<init>")),
+            line: 1,
+            column: 1,
+        },
+    });
+    let format = match args.output {
+        BlobFormat::Json => Format::Json,
+        BlobFormat::Yaml => Format::Yaml,
+    };
+    let mut bytes = Vec::new();
+    write_catalog(&catalog, format, &mut bytes).map_err(|error| failed(error.to_string()))?;
+    print(&bytes)
+}
+
+pub(crate) fn list(command: &ListCommand) -> miette::Result<ExitStatus> {
+    let (listing, reference, package, registry): (Listing, &Path, Option<&str>, &RegistryArgs) =
+        match command {
+            ListCommand::Packages(args) => {
+                (Listing::Packages, &args.reference, None, &args.registry)
+            }
+            ListCommand::Channels(args) => (
+                Listing::Channels,
+                &args.reference,
+                args.package.as_deref(),
+                &args.registry,
+            ),
+            ListCommand::Bundles(args) => (
+                Listing::Bundles,
+                &args.reference,
+                args.package.as_deref(),
+                &args.registry,
+            ),
+        };
+    let catalog = match load_references(&[reference.to_path_buf()], registry) {
+        Ok(catalog) => catalog,
+        Err(
+            InputError::BundleDirectory { .. }
+            | InputError::BundleImage { .. }
+            | InputError::Access(LoadError::NotADirectory { .. }),
+        ) => {
+            let shown = reference.display().to_string();
+            return Err(failed(format!("cannot list non-index {}", quote(&shown))).into());
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let table = crate::list::list(&catalog, listing, package).map_err(failed)?;
+    print(table.as_bytes())
+}
