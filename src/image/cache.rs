@@ -108,7 +108,7 @@ impl Cache {
 }
 
 /// The `sha256:<hex>` digest of everything `reader` yields.
-fn sha256_of(mut reader: impl std::io::Read) -> std::io::Result<String> {
+pub(super) fn sha256_of(mut reader: impl std::io::Read) -> std::io::Result<String> {
     use std::fmt::Write as _;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0; 1 << 16];

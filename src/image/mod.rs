@@ -6,6 +6,8 @@
 
 mod auth;
 mod cache;
+mod local;
+mod registries;
 mod unpack;
 
 use std::collections::BTreeMap;
@@ -58,6 +60,15 @@ pub(crate) enum ImageError {
     #[error("failed to pull image {reference:?}: {message}")]
     #[diagnostic(code(fbc::image::pull))]
     Pull { reference: String, message: String },
+    /// registries.conf could not be read; the message names the file and line.
+    #[error("{message}")]
+    #[diagnostic(
+        code(fbc::image::registries_conf),
+        help(
+            "see containers-registries.conf(5); CONTAINERS_REGISTRIES_CONF=/dev/null ignores the file"
+        )
+    )]
+    Config { message: String },
     #[error(
         "failed to pull image {reference:?}: not in the cache, and --offline forbids the network"
     )]
@@ -140,63 +151,19 @@ fn is_canonical(reference: &str) -> bool {
     host && domain != "index.docker.io" && (domain != "docker.io" || remainder.contains('/'))
 }
 
-/// Pulls `reference` and unpacks its layers.
+/// Pulls `reference` (or reads a local `oci:` or `docker-archive:` image) and
+/// unpacks its layers.
 pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage, ImageError> {
     let failed = |message: String| ImageError::Pull {
         reference: reference.to_owned(),
         message,
     };
-    let parsed: Reference = reference
-        .parse()
-        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
-    if !is_canonical(reference) {
-        return Err(failed("repository name must be canonical".to_owned()));
-    }
-    let limits = crate::limits::get();
-    let client = Client::new(ClientConfig {
-        protocol: if options.use_http {
-            ClientProtocol::Http
-        } else {
-            ClientProtocol::Https
-        },
-        accept_invalid_certificates: options.skip_tls_verify,
-        platform_resolver: Some(Box::new(resolve_platform)),
-        connect_timeout: Some(limits.pull_timeout),
-        read_timeout: Some(limits.pull_timeout),
-        ..ClientConfig::default()
-    });
-    let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| failed(error.to_string()))?;
-    let cache = if options.no_cache {
-        None
+    let (manifest, config, layers, downloaded) = if local::is_local(reference) {
+        local::read(reference).map_err(failed)?
     } else {
-        cache::Cache::open()
+        fetch_from_registry(reference, options)?
     };
-    let mut progress = Progress::new(reference, !options.quiet);
-    let fetched = runtime.block_on(fetch(
-        &Registry {
-            client: &client,
-            credentials: &credentials,
-            cache: cache.as_ref(),
-            offline: options.offline,
-        },
-        &parsed,
-        reference,
-        &mut progress,
-    ));
-    progress.finish();
-    let (manifest, config, layers, downloaded) = match fetched {
-        Ok(fetched) => fetched,
-        Err(FetchError::NotCached) => {
-            return Err(ImageError::NotCached {
-                reference: reference.to_owned(),
-            });
-        }
-        Err(error) => return Err(failed(error.to_string())),
-    };
+    let limits = crate::limits::get();
     let labels = labels(&config).map_err(failed)?;
     let root = tempfile::Builder::new()
         .prefix("fbc-unpack-")
@@ -221,6 +188,101 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
         root,
         labels,
         downloaded,
+    })
+}
+
+/// Fetches an image from the places registries.conf names for it: its mirrors in
+/// order, then its location; the first that serves it wins.
+fn fetch_from_registry(reference: &str, options: PullOptions) -> Result<Fetched, ImageError> {
+    let failed = |message: String| ImageError::Pull {
+        reference: reference.to_owned(),
+        message,
+    };
+    reference
+        .parse::<Reference>()
+        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
+    if !is_canonical(reference) {
+        return Err(failed("repository name must be canonical".to_owned()));
+    }
+    let sources = if options.offline {
+        vec![registries::Source {
+            reference: reference.to_owned(),
+            insecure: false,
+        }]
+    } else {
+        let registries = registries::get().map_err(|error| ImageError::Config {
+            message: error.to_string(),
+        })?;
+        registries.sources(reference).map_err(failed)?
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| failed(error.to_string()))?;
+    let cache = if options.no_cache {
+        None
+    } else {
+        cache::Cache::open()
+    };
+    let mut last_error = String::new();
+    for source in sources {
+        let parsed: Reference =
+            source
+                .reference
+                .parse()
+                .map_err(|error: oci_client::ParseError| {
+                    failed(format!("{}: {error}", source.reference))
+                })?;
+        let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
+        // An insecure registry is tried over HTTPS without verification, then HTTP.
+        let protocols: &[(bool, bool)] = match (options.use_http, source.insecure) {
+            (true, _) => &[(true, false)],
+            (false, true) => &[(false, true), (true, false)],
+            (false, false) => &[(false, options.skip_tls_verify)],
+        };
+        for &(http, skip_verify) in protocols {
+            let client = client(http, skip_verify);
+            let mut progress = Progress::new(reference, !options.quiet);
+            let fetched = runtime.block_on(fetch(
+                &Registry {
+                    client: &client,
+                    credentials: &credentials,
+                    cache: cache.as_ref(),
+                    offline: options.offline,
+                },
+                &parsed,
+                reference,
+                &mut progress,
+            ));
+            progress.finish();
+            match fetched {
+                Ok(fetched) => return Ok(fetched),
+                Err(FetchError::NotCached) => {
+                    return Err(ImageError::NotCached {
+                        reference: reference.to_owned(),
+                    });
+                }
+                Err(error) if source.reference == reference => last_error = error.to_string(),
+                Err(error) => last_error = format!("{}: {error}", source.reference),
+            }
+        }
+    }
+    Err(failed(last_error))
+}
+
+fn client(http: bool, skip_tls_verify: bool) -> Client {
+    let limits = crate::limits::get();
+    Client::new(ClientConfig {
+        protocol: if http {
+            ClientProtocol::Http
+        } else {
+            ClientProtocol::Https
+        },
+        accept_invalid_certificates: skip_tls_verify,
+        platform_resolver: Some(Box::new(resolve_platform)),
+        connect_timeout: Some(limits.pull_timeout),
+        read_timeout: Some(limits.pull_timeout),
+        ..ClientConfig::default()
     })
 }
 

@@ -8,6 +8,7 @@ mod generate;
 mod graph;
 mod hostile;
 mod image;
+mod image_sources;
 mod readme;
 mod render;
 mod schemas;
