@@ -224,3 +224,6 @@ fn load_entries(
     }
     Ok(catalog)
 }
+
+#[cfg(test)]
+mod tests;

@@ -369,3 +369,89 @@ fn bundle_images_that_are_not_bundles_are_refused_as_opm_refuses_them() {
         stderr(&output)
     );
 }
+
+#[test]
+fn command_line_failures_read_as_opms() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let bundle = crate::testdata("examples/hello-bundle");
+    let catalog = crate::testdata("examples/hello-catalog");
+    let file = catalog.join("hello/channel.yaml");
+    let basic = dir.path().join("basic.yaml");
+    let mut text = String::from("schema: olm.template.basic\nentries:\n");
+    for reference in [&bundle, &catalog, &file] {
+        text.push_str("- schema: olm.bundle\n  image: ");
+        text.push_str(&reference.display().to_string());
+        text.push('\n');
+    }
+    std::fs::write(&basic, &text).expect("written");
+    let basic = basic.to_str().expect("UTF-8");
+    let shown = |path: &Path| path.display().to_string();
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["nosuch.yaml"],
+            "unable to open \"nosuch.yaml\": open nosuch.yaml: no such file or directory".to_owned(),
+        ),
+        (
+            vec!["basik", basic],
+            "invalid template type \"basik\", must be one of: [basic semver substitutes]".to_owned(),
+        ),
+        (
+            vec!["--use-http", "--skip-tls-verify", basic],
+            "creating containerd registry: invalid flag combination: --use-http and --skip-tls-verify cannot both be true".to_owned(),
+        ),
+        (
+            vec!["--migrate-level", "nope", basic],
+            "unknown migration level \"nope\"".to_owned(),
+        ),
+        (
+            vec![dir.path().to_str().expect("UTF-8")],
+            format!("auto-detecting template type: decoding template input: read {}: is a directory", dir.path().display()),
+        ),
+        (
+            vec![basic],
+            format!(
+                "rendering template: render reference \"{b}\": cannot render bundle directory \"{b}\": not allowed",
+                b = shown(&bundle)
+            ),
+        ),
+    ];
+    let cache = tempfile::tempdir().expect("a cache");
+    for (args, expected) in cases {
+        let output = render_template(&args, cache.path());
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&output), "", "{args:?}");
+        assert!(
+            stderr(&output).contains(&expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    // The other local paths, each alone.
+    for (reference, expected) in [
+        (
+            &catalog,
+            "cannot render declarative config directory: not allowed".to_owned(),
+        ),
+        (
+            &file,
+            format!("ref \"{}\" is not a directory: not allowed", shown(&file)),
+        ),
+    ] {
+        let template = dir.path().join("one.yaml");
+        std::fs::write(
+            &template,
+            format!(
+                "schema: olm.template.basic\nentries:\n- schema: olm.bundle\n  image: {}\n",
+                reference.display()
+            ),
+        )
+        .expect("written");
+        let output = render_template(&[template.to_str().expect("UTF-8")], cache.path());
+        assert_eq!(output.status.code(), Some(2));
+        let expected = format!(
+            "rendering template: render reference \"{}\": {expected}",
+            shown(reference)
+        );
+        assert!(stderr(&output).contains(&expected), "{}", stderr(&output));
+    }
+}
