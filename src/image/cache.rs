@@ -97,6 +97,21 @@ impl Cache {
         self.blob_path(digest).map(|_| digest.to_owned())
     }
 
+    fn entry_path(&self, kind: &str, key: &str) -> Option<PathBuf> {
+        let hashed = sha256_of(key.as_bytes()).ok()?;
+        Some(self.root.join(kind).join(hashed.strip_prefix("sha256:")?))
+    }
+
+    pub(super) fn entry(&self, kind: &str, key: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.entry_path(kind, key)?).ok()
+    }
+
+    pub(super) fn store_entry(&self, kind: &str, key: &str, data: &[u8]) {
+        if let Some(path) = self.entry_path(kind, key) {
+            write_atomically(&path, data);
+        }
+    }
+
     pub(super) fn store_tag(&self, reference: &str, digest: &str) {
         if self.tag(reference).as_deref() == Some(digest) {
             return;

@@ -154,6 +154,16 @@ fn is_canonical(reference: &str) -> bool {
 /// Pulls `reference` (or reads a local `oci:` or `docker-archive:` image) and
 /// unpacks its layers.
 pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage, ImageError> {
+    pull_digest(reference, None, options)
+}
+
+/// [`pull`], for a tag whose digest [`current_digest`] has just given (so the
+/// registry is not asked again).
+pub(crate) fn pull_digest(
+    reference: &str,
+    digest: Option<&str>,
+    options: PullOptions,
+) -> Result<PulledImage, ImageError> {
     let failed = |message: String| ImageError::Pull {
         reference: reference.to_owned(),
         message,
@@ -161,7 +171,7 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
     let (manifest, config, layers, downloaded) = if local::is_local(reference) {
         local::read(reference).map_err(failed)?
     } else {
-        fetch_from_registry(reference, options)?
+        fetch_from_registry(reference, digest, options)?
     };
     let limits = crate::limits::get();
     let labels = labels(&config).map_err(failed)?;
@@ -193,7 +203,11 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
 
 /// Fetches an image from the places registries.conf names for it: its mirrors in
 /// order, then its location; the first that serves it wins.
-fn fetch_from_registry(reference: &str, options: PullOptions) -> Result<Fetched, ImageError> {
+fn fetch_from_registry(
+    reference: &str,
+    known: Option<&str>,
+    options: PullOptions,
+) -> Result<Fetched, ImageError> {
     let failed = |message: String| ImageError::Pull {
         reference: reference.to_owned(),
         message,
@@ -215,10 +229,6 @@ fn fetch_from_registry(reference: &str, options: PullOptions) -> Result<Fetched,
         })?;
         registries.sources(reference).map_err(failed)?
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| failed(error.to_string()))?;
     let cache = if options.no_cache {
         None
     } else {
@@ -234,26 +244,22 @@ fn fetch_from_registry(reference: &str, options: PullOptions) -> Result<Fetched,
                     failed(format!("{}: {error}", source.reference))
                 })?;
         let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
-        // An insecure registry is tried over HTTPS without verification, then HTTP.
-        let protocols: &[(bool, bool)] = match (options.use_http, source.insecure) {
-            (true, _) => &[(true, false)],
-            (false, true) => &[(false, true), (true, false)],
-            (false, false) => &[(false, options.skip_tls_verify)],
-        };
-        for &(http, skip_verify) in protocols {
-            let client = client(http, skip_verify);
+        for (http, skip_verify) in protocols(options, source.insecure) {
             let mut progress = Progress::new(reference, !options.quiet);
-            let fetched = runtime.block_on(fetch(
-                &Registry {
-                    client: &client,
-                    credentials: &credentials,
-                    cache: cache.as_ref(),
-                    offline: options.offline,
-                },
-                &parsed,
-                reference,
-                &mut progress,
-            ));
+            let fetched = with_session(http, skip_verify, |runtime, client| {
+                runtime.block_on(fetch(
+                    &Registry {
+                        client,
+                        credentials: &credentials,
+                        cache: cache.as_ref(),
+                        offline: options.offline,
+                    },
+                    &parsed,
+                    (reference, known),
+                    &mut progress,
+                ))
+            })
+            .map_err(|error| failed(error.to_string()))?;
             progress.finish();
             match fetched {
                 Ok(fetched) => return Ok(fetched),
@@ -270,6 +276,52 @@ fn fetch_from_registry(reference: &str, options: PullOptions) -> Result<Fetched,
     Err(failed(last_error))
 }
 
+/// A thread's runtime and its clients by protocol: building a client loads the
+/// system's certificates, and a client keeps its connections, so each thread keeps
+/// one of each for all its pulls (connections live on the runtime that made them).
+struct Session {
+    runtime: tokio::runtime::Runtime,
+    clients: std::collections::HashMap<(bool, bool), Client>,
+}
+
+thread_local! {
+    static SESSION: std::cell::RefCell<Option<Session>> = const { std::cell::RefCell::new(None) };
+}
+
+fn with_session<T>(
+    http: bool,
+    skip_tls_verify: bool,
+    run: impl FnOnce(&tokio::runtime::Runtime, &Client) -> T,
+) -> std::io::Result<T> {
+    with_runtime(|runtime, clients| {
+        let client = clients
+            .entry((http, skip_tls_verify))
+            .or_insert_with(|| client(http, skip_tls_verify));
+        run(runtime, client)
+    })
+}
+
+type Clients = std::collections::HashMap<(bool, bool), Client>;
+
+fn with_runtime<T>(
+    run: impl FnOnce(&tokio::runtime::Runtime, &mut Clients) -> T,
+) -> std::io::Result<T> {
+    SESSION.with(|session| {
+        let mut session = session.borrow_mut();
+        if session.is_none() {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            *session = Some(Session {
+                runtime,
+                clients: Clients::new(),
+            });
+        }
+        let session = session.as_mut().expect("just made");
+        Ok(run(&session.runtime, &mut session.clients))
+    })
+}
+
 fn client(http: bool, skip_tls_verify: bool) -> Client {
     let limits = crate::limits::get();
     Client::new(ClientConfig {
@@ -284,6 +336,123 @@ fn client(http: bool, skip_tls_verify: bool) -> Client {
         read_timeout: Some(limits.pull_timeout),
         ..ClientConfig::default()
     })
+}
+
+/// Manifest requests in flight at once when many tags are resolved together.
+const CONCURRENT_MANIFEST_REQUESTS: usize = 64;
+
+/// The digests the references name now, without fetching the images: a pinned
+/// reference's own digest, the registry's answer for a tag (one manifest request,
+/// through the mirrors; all of them at once on this thread, with one client per
+/// protocol), or, offline, the digest the cache last saw for the tag. `None` where
+/// that cannot be known (a local image, no cache, no answer).
+pub(crate) fn current_digests(references: &[&str], options: PullOptions) -> Vec<Option<String>> {
+    let mut digests: Vec<Option<String>> = vec![None; references.len()];
+    let cache = cache::Cache::open();
+    let Some(cache) = cache.filter(|_| !options.no_cache) else {
+        return digests;
+    };
+    let registries = registries::get().ok();
+    // Per reference still to ask: the (source, protocol, credentials) to try in order.
+    let mut asks = Vec::new();
+    for (index, reference) in references.iter().enumerate() {
+        if local::is_local(reference) || !is_canonical(reference) {
+            continue;
+        }
+        let Ok(parsed) = reference.parse::<Reference>() else {
+            continue;
+        };
+        if let Some(digest) = parsed.digest() {
+            digests[index] = Some(digest.to_owned());
+            continue;
+        }
+        if options.offline {
+            digests[index] = cache.tag(reference);
+            continue;
+        }
+        let Some(Ok(sources)) = registries.map(|registries| registries.sources(reference)) else {
+            continue;
+        };
+        let mut attempts = Vec::new();
+        for source in sources {
+            let Ok(parsed) = source.reference.parse::<Reference>() else {
+                continue;
+            };
+            let Ok(credentials) = auth::for_registry(parsed.resolve_registry()) else {
+                continue;
+            };
+            for protocol in protocols(options, source.insecure) {
+                attempts.push((parsed.clone(), protocol, credentials.clone()));
+            }
+        }
+        asks.push((index, attempts));
+    }
+    let _ = with_runtime(|runtime, clients| {
+        for (http, skip_verify) in asks
+            .iter()
+            .flat_map(|(_, attempts)| attempts.iter().map(|a| a.1))
+        {
+            clients
+                .entry((http, skip_verify))
+                .or_insert_with(|| client(http, skip_verify));
+        }
+        for chunk in asks.chunks(CONCURRENT_MANIFEST_REQUESTS) {
+            runtime.block_on(async {
+                let mut set = tokio::task::JoinSet::new();
+                for (index, attempts) in chunk {
+                    let attempts: Vec<_> = attempts
+                        .iter()
+                        .map(|(reference, protocol, credentials)| {
+                            (
+                                reference.clone(),
+                                clients[protocol].clone(),
+                                credentials.clone(),
+                            )
+                        })
+                        .collect();
+                    let index = *index;
+                    set.spawn(async move {
+                        for (reference, client, credentials) in attempts {
+                            if let Ok(digest) =
+                                client.fetch_manifest_digest(&reference, &credentials).await
+                            {
+                                return (index, Some(digest));
+                            }
+                        }
+                        (index, None)
+                    });
+                }
+                while let Some(joined) = set.join_next().await {
+                    if let Ok((index, digest)) = joined {
+                        digests[index] = digest;
+                    }
+                }
+            });
+        }
+    });
+    digests
+}
+
+/// How to reach a source, in order, as (plain HTTP, skip TLS verification): an
+/// insecure registry is tried over HTTPS without verification, then over HTTP.
+fn protocols(options: PullOptions, insecure: bool) -> Vec<(bool, bool)> {
+    match (options.use_http, insecure) {
+        (true, _) => vec![(true, false)],
+        (false, true) => vec![(false, true), (true, false)],
+        (false, false) => vec![(false, options.skip_tls_verify)],
+    }
+}
+
+/// A small entry of the cache, under `kind`, by `key` (any text): written
+/// atomically, `None` when absent or when there is no cache.
+pub(crate) fn cached_entry(kind: &str, key: &str) -> Option<Vec<u8>> {
+    cache::Cache::open()?.entry(kind, key)
+}
+
+pub(crate) fn store_entry(kind: &str, key: &str, data: &[u8]) {
+    if let Some(cache) = cache::Cache::open() {
+        cache.store_entry(kind, key, data);
+    }
 }
 
 /// A layer blob on disk, checked against its digest: in the cache, or in a
@@ -330,7 +499,7 @@ enum FetchError {
 async fn fetch(
     registry: &Registry<'_>,
     reference: &Reference,
-    written: &str,
+    (written, known): (&str, Option<&str>),
     progress: &mut Progress,
 ) -> Result<Fetched, FetchError> {
     let Registry {
@@ -341,7 +510,7 @@ async fn fetch(
     } = *registry;
     // A digest names the same image for ever; a tag is resolved to one with a single
     // manifest request (or, offline, through the tag the cache last saw).
-    let digest = match (reference.digest(), cache) {
+    let digest = match (reference.digest().or(known), cache) {
         (Some(digest), _) => Some(digest.to_owned()),
         (None, Some(cache)) if offline => cache.tag(written),
         (None, Some(_)) => Some(client.fetch_manifest_digest(reference, credentials).await?),

@@ -91,6 +91,27 @@ impl Property {
         ])
     }
 
+    /// The value as opm writes it, compact, and the property rebuilt from that text
+    /// (a round trip that keeps every byte of the output).
+    pub(crate) fn value_text(&self) -> String {
+        let Node::Object(mut fields) = self.to_node() else {
+            unreachable!("a property is an object");
+        };
+        let (_, value) = fields.pop().expect("a property has a value");
+        let mut text = Vec::new();
+        crate::output::json::write_compact(&value, &mut text);
+        String::from_utf8(text).expect("JSON output is UTF-8")
+    }
+
+    pub(crate) fn from_value_text(kind: String, text: String) -> Option<Property> {
+        let value = serde_json::from_str(&text).ok()?;
+        Some(Property {
+            kind,
+            value: Some(value),
+            encoded: Some(Encoded::Raw(text)),
+        })
+    }
+
     pub(crate) fn list_node(properties: &[Property]) -> Node<'_> {
         Node::Array(properties.iter().map(Property::to_node).collect())
     }

@@ -30,8 +30,9 @@ impl BundleRenderer for ImageRenderer<'_> {
     fn render_all(&self, references: &[&str]) -> Vec<Result<Arc<RenderedBundle>, String>> {
         let total = references.len();
         let done = Mutex::new((0usize, 0u64));
-        let render = |reference: &&str| {
-            let (result, downloaded) = self.render_one(reference);
+        let digests = image::current_digests(references, self.pull);
+        let render = |(reference, digest): (&&str, &Option<String>)| {
+            let (result, downloaded) = self.render_one(reference, digest.as_deref());
             let mut done = done.lock().expect("no thread panics holding it");
             done.0 += 1;
             done.1 += downloaded;
@@ -43,21 +44,37 @@ impl BundleRenderer for ImageRenderer<'_> {
             .thread_name(|index| format!("fbc-pull-{index}"))
             .build();
         match pool {
-            Ok(pool) => pool.install(|| references.par_iter().map(render).collect()),
+            Ok(pool) => pool.install(|| {
+                references
+                    .par_iter()
+                    .zip(digests.par_iter())
+                    .map(render)
+                    .collect()
+            }),
             // No threads to be had: one image after the other.
-            Err(_) => references.iter().map(render).collect(),
+            Err(_) => references.iter().zip(&digests).map(render).collect(),
         }
     }
 }
 
 impl ImageRenderer<'_> {
     /// One reference: its bundle or opm's error text, and the bytes downloaded.
-    fn render_one(&self, reference: &str) -> (Result<RenderedBundle, String>, u64) {
+    fn render_one(
+        &self,
+        reference: &str,
+        digest: Option<&str>,
+    ) -> (Result<RenderedBundle, String>, u64) {
         let prefix = format!("render reference {}: ", quote(reference));
         if let Some(refusal) = local_path_refusal(reference) {
             return (Err(format!("{prefix}{refusal}")), 0);
         }
-        let pulled = match image::pull(reference, self.pull) {
+        // A rendering is kept by what the reference names now: a warm tag costs
+        // one manifest request, a pinned digest none.
+        let key = digest.map(|digest| self.cache_key(reference, digest));
+        if let Some(rendered) = key.as_deref().and_then(load_rendered) {
+            return (Ok(rendered), 0);
+        }
+        let pulled = match image::pull_digest(reference, digest, self.pull) {
             Ok(pulled) => pulled,
             Err(error) => {
                 if matches!(error, ImageError::NotCached { .. }) {
@@ -75,9 +92,24 @@ impl ImageRenderer<'_> {
             }
             Err(error) => Err(error.to_string()),
         };
+        if let (Ok(rendered), Some(key)) = (&result, &key) {
+            store_rendered(key, rendered);
+        }
         (
             result.map_err(|error| format!("{prefix}{error}")),
             downloaded,
+        )
+    }
+
+    /// What a rendering depends on: fbc's version, the image, the reference as
+    /// written (it is the bundle's `image`) and the migrations.
+    fn cache_key(&self, reference: &str, digest: &str) -> String {
+        let migrations = self.migrations.map_or(0, |migrations| {
+            usize::from(migrations.replaces_objects()) + 1
+        });
+        format!(
+            "{}\0{digest}\0{reference}\0{migrations}",
+            crate::cli::VERSION
         )
     }
 
@@ -106,6 +138,71 @@ impl ImageRenderer<'_> {
             csv: Some(rendered.csv),
         })
     }
+}
+
+/// Where renderings are kept in the image cache.
+const RENDERED: &str = "rendered-bundles";
+
+/// A rendering as kept: every property value as the exact text opm writes, so
+/// that the output does not change by a byte.
+fn store_rendered(key: &str, rendered: &RenderedBundle) {
+    let bundle = &rendered.bundle;
+    let properties: Vec<serde_json::Value> = bundle
+        .properties
+        .iter()
+        .map(|property| serde_json::json!([property.kind, property.value_text()]))
+        .collect();
+    let related: Vec<serde_json::Value> = bundle
+        .related_images
+        .iter()
+        .map(|related| serde_json::json!([related.name, related.image]))
+        .collect();
+    let entry = serde_json::json!({
+        "schema": bundle.schema, "name": bundle.name, "package": bundle.package,
+        "image": bundle.image, "properties": properties, "relatedImages": related,
+        "csv": rendered.csv,
+    });
+    if let Ok(bytes) = serde_json::to_vec(&entry) {
+        image::store_entry(RENDERED, key, &bytes);
+    }
+}
+
+fn load_rendered(key: &str) -> Option<RenderedBundle> {
+    let entry: serde_json::Value =
+        serde_json::from_slice(&image::cached_entry(RENDERED, key)?).ok()?;
+    let text = |name: &str| entry.get(name)?.as_str().map(str::to_owned);
+    let pairs = |name: &str| -> Option<Vec<(String, String)>> {
+        entry
+            .get(name)?
+            .as_array()?
+            .iter()
+            .map(|pair| {
+                Some((
+                    pair.get(0)?.as_str()?.to_owned(),
+                    pair.get(1)?.as_str()?.to_owned(),
+                ))
+            })
+            .collect()
+    };
+    let properties = pairs("properties")?
+        .into_iter()
+        .map(|(kind, value)| crate::model::property::Property::from_value_text(kind, value))
+        .collect::<Option<Vec<_>>>()?;
+    let related_images = pairs("relatedImages")?
+        .into_iter()
+        .map(|(name, image)| crate::model::bundle::RelatedImage { name, image })
+        .collect();
+    Some(RenderedBundle {
+        bundle: crate::model::Bundle {
+            schema: text("schema")?,
+            name: text("name")?,
+            package: text("package")?,
+            image: text("image")?,
+            properties,
+            related_images,
+        },
+        csv: entry.get("csv").filter(|csv| !csv.is_null()).cloned(),
+    })
 }
 
 /// opm stats a template's reference first: what exists on disk is never pulled,
