@@ -211,6 +211,12 @@ pub(super) struct SemverTemplate {
 }
 
 pub(super) fn semver_template(text: &str) -> Result<SemverTemplate, TemplateError> {
+    if let Some((line, key)) = duplicate_key(text) {
+        return Err(TemplateError::new(format!(
+            "error converting YAML to JSON: yaml: unmarshal errors:\n  line {line}: key {} already set in map",
+            crate::go::fmt::quote(&key)
+        )));
+    }
     let value = match crate::catalog::first_document(text) {
         FirstDocument::Value(value) => value,
         FirstDocument::Empty | FirstDocument::Eof => Value::Null,
@@ -266,6 +272,64 @@ pub(super) fn semver_template(text: &str) -> Result<SemverTemplate, TemplateErro
         ))
     })?;
     Ok(template)
+}
+
+/// The first key of the first document that a mapping repeats, with its line, as
+/// `yaml.UnmarshalStrict` refuses it (`key "x" already set in map`). Keys compare as
+/// written; a document the scanner cannot read is left to the decoder.
+fn duplicate_key(text: &str) -> Option<(usize, String)> {
+    use saphyr_parser::{Event, Parser};
+    /// Per open collection: the keys of a mapping (and whether a key comes next).
+    enum Open {
+        Mapping(std::collections::HashSet<String>, bool),
+        Sequence,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut documents = 0;
+    // A value ends: the mapping around it expects a key again.
+    let value_done = |open: &mut Vec<Open>| {
+        if let Some(Open::Mapping(_, expecting_key)) = open.last_mut() {
+            *expecting_key = true;
+        }
+    };
+    for event in Parser::new_from_str(text) {
+        let (event, span) = event.ok()?;
+        match event {
+            Event::DocumentStart(_) => {
+                documents += 1;
+                if documents > 1 {
+                    return None;
+                }
+            }
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                if let Some(Open::Mapping(_, expecting_key)) = open.last_mut() {
+                    *expecting_key = false;
+                }
+                open.push(if matches!(event, Event::MappingStart(..)) {
+                    Open::Mapping(std::collections::HashSet::new(), true)
+                } else {
+                    Open::Sequence
+                });
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                open.pop();
+                value_done(&mut open);
+            }
+            Event::Scalar(value, ..) => match open.last_mut() {
+                Some(Open::Mapping(keys, expecting_key)) if *expecting_key => {
+                    if !keys.insert(value.clone().into_owned()) {
+                        return Some((span.start.line(), value.into_owned()));
+                    }
+                    *expecting_key = false;
+                }
+                _ => value_done(&mut open),
+            },
+            Event::Alias(_) => value_done(&mut open),
+            Event::StreamEnd => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A YAML error as sigs.k8s.io/yaml words it inside its conversion error.
@@ -376,6 +440,14 @@ mod tests {
         assert_eq!(
             read("schema: olm.semver\nstable: []\n"),
             Err("error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go struct field .stable of type semver.channelBundles".to_owned())
+        );
+        assert_eq!(
+            read("schema: olm.semver\nstable:\n  bundles:\n  - image: a\n    image: b\nschema: x\n"),
+            Err("error converting YAML to JSON: yaml: unmarshal errors:\n  line 5: key \"image\" already set in map".to_owned())
+        );
+        assert_eq!(
+            read("schema: olm.semver\nfast: {bundles: [{image: a}, {image: a}]}\n"),
+            Ok(())
         );
         let template = semver_template(
             "Schema: olm.semver\nGenerateMajorChannels: true\nStable:\n  Bundles:\n  - Image: a\n",

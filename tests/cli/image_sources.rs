@@ -240,6 +240,12 @@ fn oci_layouts_and_docker_archives_render_as_pulled_images() {
         );
         assert_eq!(stdout(&output), expected_render(&reference), "{reference}");
     }
+    // The layout shipped for the README's examples holds the example bundle.
+    let shipped = "oci:testdata/examples/hello-bundle-oci:v0.3.0";
+    let output = render_with(conf, &["render", shipped]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), expected_render(shipped));
+
     let template = dir.path().join("basic.yaml");
     let reference = format!("oci:{}:v1", layout.display());
     std::fs::write(
