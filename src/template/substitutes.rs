@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::decode::{self, Shape, Substitution};
-use super::{BundleRenderer, Rendered, RenderedBundle, Source, TemplateError, load_entries};
+use super::{BundleRenderer, Rendered, Source, TemplateError, load_entries};
 use crate::catalog::{Catalog, Located};
 use crate::go::fmt::quote;
 use crate::model::Bundle;
@@ -309,9 +309,6 @@ fn substitutes_for(bundle: &Bundle, csv: Option<&Value>) -> bool {
     false
 }
 
-#[allow(dead_code)]
-fn _assert_rendered_bundle(_: &RenderedBundle) {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,6 +320,59 @@ mod tests {
             skips: skips.iter().map(|s| (*s).to_owned()).collect(),
             skip_range: range.to_owned(),
         }
+    }
+
+    fn bundle(values: &[serde_json::Value]) -> Bundle {
+        Bundle {
+            name: "x".to_owned(),
+            properties: values
+                .iter()
+                .map(|value| {
+                    crate::model::property::Property::new("olm.package", Some(value.clone()))
+                })
+                .collect(),
+            ..Bundle::default()
+        }
+    }
+
+    #[test]
+    fn version_releases_fail_with_opms_texts() {
+        use serde_json::json;
+        let error = |values: &[Value]| version_release(&bundle(values), None).expect_err("fails");
+        assert_eq!(
+            error(&[]),
+            "no \"olm.package\" property found for bundle \"x\""
+        );
+        let one = json!({"packageName": "p", "version": "1.0.0"});
+        assert_eq!(
+            error(&[one.clone(), one.clone()]),
+            "must be exactly one property of type \"olm.package\""
+        );
+        assert_eq!(
+            error(&[json!({"version": 1})]),
+            "unable to unmarshal \"olm.package\" property for bundle \"x\": json: cannot unmarshal number into Go struct field Package.version of type string"
+        );
+        assert_eq!(
+            error(&[json!({"version": "v1"})]),
+            "invalid semver version \"v1\" in \"olm.package\" property for bundle \"x\": No Major.Minor.Patch elements found"
+        );
+        assert!(
+            error(&[json!({"version": "1.0.0", "release": "01"})])
+                .starts_with("invalid release \"01\" in \"olm.package\" property for bundle \"x\": invalid release \"01\": segment 0: ")
+        );
+        // Build metadata is the release only for a CSV that substitutes for another.
+        let legacy = bundle(&[json!({"version": "1.0.0+2"})]);
+        let csv = json!({"metadata": {"annotations": {"olm.substitutesFor": "x.v1.0.0"}}});
+        let (version, release) = version_release(&legacy, Some(&csv)).expect("read");
+        assert_eq!(
+            (version.to_string(), release.to_string()),
+            ("1.0.0".to_owned(), "2".to_owned())
+        );
+        let (version, release) = version_release(&legacy, None).expect("read");
+        assert_eq!(
+            (version.to_string(), release.to_string()),
+            ("1.0.0+2".to_owned(), String::new())
+        );
     }
 
     #[test]
