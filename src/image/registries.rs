@@ -139,7 +139,12 @@ fn main_file() -> PathBuf {
 }
 
 fn load() -> Result<Registries, RegistriesError> {
-    let main = main_file();
+    load_from(&main_file())
+}
+
+/// The main file and the drop-ins beside it.
+fn load_from(main: &Path) -> Result<Registries, RegistriesError> {
+    let main = main.to_path_buf();
     let mut registries = Registries::default();
     let mut files = vec![main.clone()];
     if let Some(dir) = main.parent().map(|parent| parent.join("registries.conf.d")) {
@@ -467,6 +472,33 @@ insecure = true
                 .map(|s| s[0].insecure),
             Ok(false)
         );
+    }
+
+    #[test]
+    fn drop_ins_replace_entries_of_the_same_prefix_and_mixed_files_are_skipped() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let main = dir.path().join("registries.conf");
+        std::fs::write(&main, "[[registry]]\nlocation = 'a.io'\nblocked = true\n")
+            .expect("written");
+        let drop_ins = dir.path().join("registries.conf.d");
+        std::fs::create_dir(&drop_ins).expect("created");
+        std::fs::write(
+            drop_ins.join("10-a.conf"),
+            "[[registry]]\nlocation = 'a.io'\n[[registry.mirror]]\nlocation = 'm.io/a'\n",
+        )
+        .expect("written");
+        std::fs::write(
+            drop_ins.join("20-mixed.conf"),
+            "[registries.block]\nregistries = ['a.io']\n[[registry]]\nlocation = 'b.io'\n",
+        )
+        .expect("written");
+        std::fs::write(drop_ins.join("ignored.txt"), "not toml [").expect("written");
+        let registries = load_from(&main).expect("loaded");
+        assert_eq!(
+            registries.sources("a.io/x:1"),
+            Ok(vec![source("m.io/a/x:1", false), source("a.io/x:1", false)])
+        );
+        assert_eq!(registries.files.len(), 3);
     }
 
     #[test]
