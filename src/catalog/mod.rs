@@ -236,7 +236,17 @@ fn invalid_file(
 fn content_start(text: &str, start: usize) -> usize {
     let mut position = start;
     loop {
-        let line = text[position..].split('\n').next().unwrap_or_default();
+        // Most blobs start with their content: found without reading the rest of
+        // the line, which may hold a whole JSON stream.
+        let rest = &text[position..];
+        let indent = rest
+            .char_indices()
+            .find(|(_, c)| *c == '\n' || !c.is_whitespace())
+            .map_or(rest.len(), |(index, _)| index);
+        if rest[indent..].starts_with(|c: char| !matches!(c, '\n' | '#' | '-')) {
+            return position + indent;
+        }
+        let line = rest.split('\n').next().unwrap_or_default();
         let trimmed = line.trim();
         let separator = line.starts_with("---") && {
             let rest = line[3..].trim();
@@ -250,12 +260,15 @@ fn content_start(text: &str, start: usize) -> usize {
     }
 }
 
-/// Converts increasing byte offsets into 1-based lines and columns in one pass.
+/// Converts increasing byte offsets into 1-based lines and columns in one pass: the
+/// characters of the current line are counted once, however many blobs share it
+/// (a JSON stream on one line), so the cost stays linear in the text.
 #[derive(Default)]
 struct LineCursor {
     offset: usize,
     line: usize,
-    line_start: usize,
+    /// Characters from the start of the current line to `offset`.
+    column: usize,
 }
 
 impl LineCursor {
@@ -264,15 +277,15 @@ impl LineCursor {
             *self = LineCursor::default();
         }
         let bytes = &text.as_bytes()[self.offset..offset];
-        if let Some(last) = memchr::memrchr(b'\n', bytes) {
-            self.line += memchr::memchr_iter(b'\n', bytes).count();
-            self.line_start = self.offset + last + 1;
+        match memchr::memrchr(b'\n', bytes) {
+            Some(last) => {
+                self.line += memchr::memchr_iter(b'\n', bytes).count();
+                self.column = text[self.offset + last + 1..offset].chars().count();
+            }
+            None => self.column += text[self.offset..offset].chars().count(),
         }
         self.offset = offset;
-        (
-            self.line + 1,
-            text[self.line_start..offset].chars().count() + 1,
-        )
+        (self.line + 1, self.column + 1)
     }
 }
 
