@@ -97,6 +97,44 @@ fn parse_size(text: &str) -> Option<u64> {
     number.checked_mul(factor)
 }
 
+/// Why [`read_file`] read nothing.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    Io(std::io::Error),
+    /// More than `FBC_MAX_FILE_SIZE` bytes came out of the file (whatever size
+    /// it reports: files of procfs report 0).
+    TooLarge {
+        limit: u64,
+    },
+    /// A file of procfs or sysfs: it may never end, or block.
+    Pseudo,
+}
+
+/// Reads a whole file, counting bytes as they come and stopping past the limit;
+/// files of `/proc` and `/sys` (also through links) are refused unread.
+pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read as _;
+    if let Ok(real) = std::fs::canonicalize(path)
+        && (real.starts_with("/proc") || real.starts_with("/sys"))
+    {
+        return Err(ReadError::Pseudo);
+    }
+    let limit = get().max_file_size;
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let expected = file
+        .metadata()
+        .map_or(0, |metadata| metadata.len())
+        .min(limit);
+    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0) + 1);
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    Ok(bytes)
+}
+
 /// A size for messages: `512 MiB`, `8 GiB`, `1000 bytes`.
 pub(crate) fn show_size(bytes: u64) -> String {
     for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] {
@@ -141,6 +179,18 @@ mod tests {
             error.expect_err("refused").to_string(),
             "FBC_PULL_TIMEOUT=\"0\": expected a whole number of seconds, at least 1"
         );
+    }
+
+    #[test]
+    fn pseudo_files_are_refused_unread() {
+        assert!(matches!(
+            read_file(std::path::Path::new("/proc/self/status")),
+            Err(ReadError::Pseudo)
+        ));
+        let dir = tempfile::tempdir().expect("a directory");
+        let link = dir.path().join("kmsg");
+        std::os::unix::fs::symlink("/proc/kmsg", &link).expect("a link");
+        assert!(matches!(read_file(&link), Err(ReadError::Pseudo)));
     }
 
     #[test]

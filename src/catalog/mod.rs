@@ -138,12 +138,26 @@ fn load_file(path: &Path) -> Result<Catalog, LoadError> {
     if !metadata.is_file() {
         return Err(LoadError::SpecialFile { path: shown });
     }
-    let limit = crate::limits::get().max_file_size;
-    if metadata.len() > limit {
-        return Err(LoadError::TooLarge { path: shown, limit });
-    }
-    let bytes = std::fs::read(path).map_err(io_error)?;
+    let bytes = read_file(path)?;
     decode_bytes(&shown, bytes)
+}
+
+/// A file's bytes within the size limit, refusing procfs and sysfs files.
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
+    use crate::limits::ReadError;
+    crate::limits::read_file(path).map_err(|error| match error {
+        ReadError::Io(error) => LoadError::Io {
+            path: path.to_path_buf(),
+            error,
+        },
+        ReadError::TooLarge { limit } => LoadError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        },
+        ReadError::Pseudo => LoadError::SpecialFile {
+            path: path.to_path_buf(),
+        },
+    })
 }
 
 /// Decodes the contents of one catalog file, named `shown` in locations and errors.

@@ -23,10 +23,7 @@ pub(crate) fn catalog_files(root: &Path) -> Result<Vec<PathBuf>, LoadError> {
     for entry in &entries {
         if file_name(&entry.relative) == IGNORE_FILE {
             let path = root.join(&entry.path);
-            let bytes = std::fs::read(&path).map_err(|error| LoadError::Io {
-                path: path.clone(),
-                error,
-            })?;
+            let bytes = super::read_file(&path)?;
             // opm reads the file with `bufio.Scanner`, whose lines hold at most 64 KiB
             // less one byte for the newline.
             if bytes

@@ -297,6 +297,32 @@ fn special_files_are_refused_without_blocking() {
     }
 }
 
+/// procfs files report a size of 0 and may never end (`/proc/self/pagemap`) or
+/// block (`/proc/kmsg`): refused unread, through links too; in a bundle directory
+/// as well.
+#[test]
+fn procfs_files_are_refused_unread() {
+    for target in ["/proc/self/pagemap", "/proc/kmsg", "/proc/self/status"] {
+        let dir = directory_with(|path| std::os::unix::fs::symlink(target, path)).expect("a link");
+        assert_refused(dir.path(), "odd: not a regular file");
+    }
+    let bundle = tempfile::tempdir().expect("a directory");
+    std::fs::create_dir_all(bundle.path().join("metadata")).expect("created");
+    std::fs::create_dir_all(bundle.path().join("manifests")).expect("created");
+    std::os::unix::fs::symlink(
+        "/proc/self/pagemap",
+        bundle.path().join("manifests/csv.yaml"),
+    )
+    .expect("a link");
+    let output = render(bundle.path());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("not a regular file"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn links_that_loop_or_lead_to_directories_are_refused() {
     let looped = directory_with(|path| {
