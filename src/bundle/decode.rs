@@ -11,27 +11,49 @@ use serde_json::{Number, Value};
 /// How far opm's bundle parser peeks to decide between JSON and YAML.
 const SNIFF_LENGTH: usize = 30;
 
+/// A document nested deeper than fbc reads (opm reads JSON 10,000 levels deep and
+/// YAML deeper still): refused, naming it, rather than left out of the bundle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TooDeep;
+
+impl std::fmt::Display for TooDeep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "the document is nested deeper than fbc reads (128 levels of JSON, 255 of YAML); opm would read it, so fbc refuses the bundle rather than leave the file out",
+        )
+    }
+}
+
 /// The first document of `bytes` as a JSON value, or `None` where opm's decoder
 /// fails (the caller then skips the file, as opm does with a warning).
-pub(crate) fn first_document(bytes: &[u8]) -> Option<Value> {
+pub(crate) fn first_document(bytes: &[u8]) -> Result<Option<Value>, TooDeep> {
     // Go's JSON decoder replaces invalid UTF-8 with U+FFFD rather than failing.
     let text = String::from_utf8_lossy(bytes);
     let window = &bytes[..bytes.len().min(SNIFF_LENGTH)];
     let sniffed = String::from_utf8_lossy(window);
     if sniffed.trim_start().starts_with('{') {
         let mut stream = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
-        if let Some(Ok(value)) = stream.next() {
-            return Some(normalize_json_numbers(value));
+        match stream.next() {
+            Some(Ok(value)) => return Ok(Some(normalize_json_numbers(value))),
+            Some(Err(error)) if error.to_string().starts_with("recursion limit exceeded") => {
+                return Err(TooDeep);
+            }
+            // A stream that is not JSON after all is read again from the start as YAML.
+            _ => {}
         }
-        // A stream that is not JSON after all is read again from the start as YAML.
     }
-    let document = first_yaml_document(&text)?;
+    let Some(document) = first_yaml_document(&text) else {
+        return Ok(None);
+    };
     // yaml.v2 refuses invalid UTF-8 (the replacement character marks where it was).
     if matches!(text, Cow::Owned(_)) && document.contains('\u{FFFD}') {
-        return None;
+        return Ok(None);
     }
-    let value = crate::catalog::yaml_to_json(&document).ok()?;
-    Some(normalize_yaml_numbers(value))
+    match crate::catalog::yaml_to_json(&document) {
+        Ok(value) => Ok(Some(normalize_yaml_numbers(value))),
+        Err(error) if error.contains("nesting deeper than") => Err(TooDeep),
+        Err(_) => Ok(None),
+    }
 }
 
 /// The text of the first document of `bytes` when opm reads it as JSON (the sniff
@@ -66,11 +88,13 @@ pub(crate) fn embedded_object(bytes: &[u8]) -> Option<Value> {
 
 /// The first document of a stream for a decoder that needs an object with a
 /// `kind` (Kubernetes' unstructured objects): anything else is skipped.
-pub(crate) fn first_object(bytes: &[u8]) -> Option<serde_json::Map<String, Value>> {
-    match first_document(bytes)? {
-        Value::Object(map) if kind_of(&map).is_some_and(|kind| !kind.is_empty()) => Some(map),
+pub(crate) fn first_object(
+    bytes: &[u8],
+) -> Result<Option<serde_json::Map<String, Value>>, TooDeep> {
+    Ok(match first_document(bytes)? {
+        Some(Value::Object(map)) if kind_of(&map).is_some_and(|kind| !kind.is_empty()) => Some(map),
         _ => None,
-    }
+    })
 }
 
 /// An object's `kind`, when it is a string (what `Unstructured.GetKind` reads).
@@ -170,8 +194,9 @@ mod tests {
 
     #[test]
     fn json_keeps_integers_and_big_ones_become_floats() {
-        let value =
-            first_document(br#"  {"a": 1, "b": 1.0, "c": 18446744073709551615}"#).expect("decodes");
+        let value = first_document(br#"  {"a": 1, "b": 1.0, "c": 18446744073709551615}"#)
+            .expect("read")
+            .expect("decodes");
         assert!(value["a"].is_i64());
         assert!(value["b"].is_f64());
         assert!(value["c"].is_f64());
@@ -179,14 +204,35 @@ mod tests {
 
     #[test]
     fn invalid_utf8_fails_in_yaml_only() {
-        assert!(first_document(b"kind: A\nname: \xff\n").is_none());
-        let value = first_document(b"{\"kind\": \"A\", \"name\": \"\xff\"}").expect("decodes");
+        assert_eq!(first_document(b"kind: A\nname: \xff\n"), Ok(None));
+        let value = first_document(b"{\"kind\": \"A\", \"name\": \"\xff\"}")
+            .expect("read")
+            .expect("decodes");
         assert_eq!(value["name"], "\u{FFFD}");
     }
 
     #[test]
+    fn documents_too_deep_to_read_are_refused_not_skipped() {
+        let json = format!(
+            "{{\"kind\":\"A\",\"x\":{}1{}}}",
+            "[".repeat(300),
+            "]".repeat(300)
+        );
+        assert_eq!(first_document(json.as_bytes()), Err(TooDeep));
+        let mut yaml = String::from("kind: A\nx:\n");
+        for depth in 1..300 {
+            yaml.push_str(&"  ".repeat(depth));
+            yaml.push_str("a:\n");
+        }
+        assert_eq!(first_document(yaml.as_bytes()), Err(TooDeep));
+        assert_eq!(first_document(b"kind: [\n"), Ok(None));
+    }
+
+    #[test]
     fn only_the_first_json_value_counts() {
-        let value = first_document(b"{\"kind\": \"A\"}\n{\"kind\": \"B\"}").expect("decodes");
+        let value = first_document(b"{\"kind\": \"A\"}\n{\"kind\": \"B\"}")
+            .expect("read")
+            .expect("decodes");
         assert_eq!(value["kind"], "A");
     }
 
@@ -226,6 +272,7 @@ mod tests {
     fn yaml_integers_stay_exact() {
         let value =
             first_document(b"kind: A\nbig: 9007199254740993\nhuge: 18446744073709551615\nf: 2.0\n")
+                .expect("read")
                 .expect("decodes");
         assert_eq!(value["big"].as_i64(), Some(9_007_199_254_740_993));
         assert!(value["huge"].is_f64());
@@ -244,9 +291,17 @@ mod tests {
 
     #[test]
     fn objects_need_a_kind() {
-        assert!(first_object(br#"{"kind": "Service"}"#).is_some());
-        assert!(first_object(br#"{"kind": ""}"#).is_none());
-        assert!(first_object(br#"{"kind": 1}"#).is_none());
-        assert!(first_object(br#"{"apiVersion": "v1"}"#).is_none());
+        assert!(
+            first_object(br#"{"kind": "Service"}"#)
+                .expect("read")
+                .is_some()
+        );
+        assert!(first_object(br#"{"kind": ""}"#).expect("read").is_none());
+        assert!(first_object(br#"{"kind": 1}"#).expect("read").is_none());
+        assert!(
+            first_object(br#"{"apiVersion": "v1"}"#)
+                .expect("read")
+                .is_none()
+        );
     }
 }

@@ -36,7 +36,9 @@ pub(crate) fn read(directory: &Path) -> Result<Manifests, String> {
         let Some(bytes) = super::read_file(&file)? else {
             continue;
         };
-        let Some(object) = decode::first_object(&bytes) else {
+        let object =
+            decode::first_object(&bytes).map_err(|error| format!("{}: {error}", file.display()))?;
+        let Some(object) = object else {
             continue;
         };
         if decode::kind_of(&object) == Some(super::CSV_KIND) {

@@ -46,7 +46,9 @@ pub(crate) fn read(directory: &Path) -> Result<Metadata, String> {
         let Some(bytes) = super::read_file(&directory.join(&name))? else {
             continue;
         };
-        let Some(document) = decode::first_document(&bytes) else {
+        let document = decode::first_document(&bytes)
+            .map_err(|error| format!("{}: {error}", directory.join(&name).display()))?;
+        let Some(document) = document else {
             continue;
         };
         let raw = decode::first_json_text(&bytes).and_then(raw::parse);

@@ -323,6 +323,42 @@ fn procfs_files_are_refused_unread() {
     );
 }
 
+/// A manifest nested deeper than fbc reads is not left out of the bundle (opm would
+/// include it): the render fails naming the file.
+#[test]
+fn a_bundle_manifest_too_deep_to_read_fails_the_render() {
+    for (name, text) in [
+        (
+            "deep.json",
+            format!(
+                r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"x"}},"data":{}"1"{}}}"#,
+                r#"{"a":"#.repeat(300),
+                "}".repeat(300)
+            ),
+        ),
+        (
+            "deep.yaml",
+            (1..300).fold(
+                String::from("apiVersion: v1\nkind: ConfigMap\ndata:\n"),
+                |text, depth| text + &"  ".repeat(depth) + "a:\n",
+            ),
+        ),
+    ] {
+        let bundle = tempfile::tempdir().expect("a directory");
+        crate::readme::copy_tree(&crate::testdata("examples/hello-bundle"), bundle.path());
+        std::fs::write(bundle.path().join("manifests").join(name), text).expect("written");
+        let output = render(bundle.path());
+        assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains(&format!(
+                "manifests/{name}: the document is nested deeper than fbc reads"
+            )),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
+
 #[test]
 fn links_that_loop_or_lead_to_directories_are_refused() {
     let looped = directory_with(|path| {

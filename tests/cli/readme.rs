@@ -50,7 +50,7 @@ fn examples(readme: &str) -> Vec<Example> {
     examples
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create a scratch directory");
     for entry in std::fs::read_dir(from).expect("read testdata") {
         let entry = entry.expect("a readable entry");
