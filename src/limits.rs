@@ -50,6 +50,8 @@ pub(crate) fn get() -> Limits {
 
 fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Result<Limits, LimitError> {
     let mut limits = DEFAULT;
+    // A variable set to nothing (`FBC_MAX_FILE_SIZE=`) is unset, as in a shell.
+    let lookup = |variable: &str| lookup(variable).filter(|value| !value.trim().is_empty());
     let size = |variable: &'static str, default: u64| match lookup(variable) {
         None => Ok(default),
         Some(value) => parse_size(&value).ok_or(LimitError {
@@ -174,6 +176,7 @@ mod tests {
         assert_eq!(limits.max_file_size, 1 << 20);
         assert_eq!(limits.pull_timeout, Duration::from_secs(5));
         assert_eq!(limits.max_image_size, DEFAULT.max_image_size);
+        assert_eq!(from_env(|_| Some(String::new())).expect("unset"), DEFAULT);
         let error = from_env(|name| (name == "FBC_PULL_TIMEOUT").then(|| "0".into()));
         assert_eq!(
             error.expect_err("refused").to_string(),

@@ -117,7 +117,22 @@ fn not_an_object(value: &Value, origin: &Origin<'_>) -> String {
         let split = marker_position(&data, &pretty, offset);
         format!("{} <== {}", &pretty[..split], &pretty[split..])
     };
-    format!("{message} at offset {offset} (indicated by <==)\n{marked}")
+    format!(
+        "{message} at offset {offset} (indicated by <==)\n{}",
+        quoted(marked)
+    )
+}
+
+/// Most characters of a document quoted in a message: a broken file of hundreds of
+/// megabytes, or a credentials file linked into a catalog, is not echoed whole.
+const QUOTED_CHARACTERS: usize = 200;
+
+/// `text`, or its first [`QUOTED_CHARACTERS`] characters, an ellipsis and its size.
+pub(crate) fn quoted(text: String) -> String {
+    match text.char_indices().nth(QUOTED_CHARACTERS) {
+        None => text,
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
+    }
 }
 
 /// Where byte `offset` of `data` lands in its re-indented form.
@@ -208,8 +223,8 @@ fn dispatch(keys: Keys, map: Map<String, Value>) -> Result<Blob, String> {
             .map(Blob::Deprecation)
             .map_err(|e| format!("parse deprecation: {e}")),
         "" => Err(format!(
-            "object '{}\n' is missing root schema field",
-            compact(&Value::Object(map))
+            "object '{}' is missing root schema field",
+            quoted(format!("{}\n", compact(&Value::Object(map))))
         )),
         _ => Ok(Blob::Other(Other {
             schema: keys.schema,
@@ -255,6 +270,21 @@ mod tests {
                     .to_owned()
             )
         );
+    }
+
+    #[test]
+    fn long_blobs_are_quoted_in_part() {
+        let long = serde_json::json!({"auths": {"quay.io": {"auth": "x".repeat(1000)}}});
+        let message = load(long).map(|_| ()).expect_err("no schema");
+        assert!(
+            message.starts_with("object '{\"auths\":{\"quay.io\":{\"auth\":\"xxx"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("… (1034 bytes in all)' is missing root schema field"),
+            "{message}"
+        );
+        assert!(message.chars().count() < 300);
     }
 
     #[test]

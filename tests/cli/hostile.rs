@@ -193,6 +193,31 @@ fn a_json_stream_on_one_line_loads_in_linear_time() {
     assert!(output.stdout == render(lines.path()).stdout);
 }
 
+/// Errors quote at most the start of a document: a linked credentials file or a
+/// document of megabytes is not echoed whole on stderr.
+#[test]
+fn errors_do_not_echo_whole_documents() {
+    let secret = "s3cr3t".repeat(200);
+    let credentials = format!(r#"{{"auths":{{"quay.io":{{"auth":"{secret}"}}}}}}"#);
+    let huge = format!("[{}1]", "1,".repeat(1 << 19));
+    for (name, text) in [("config.json", credentials), ("huge.json", huge)] {
+        let dir = catalog_with(name, text.as_bytes());
+        let output = render(dir.path());
+        assert_eq!(output.status.code(), Some(2), "{name}");
+        assert!(
+            stderr(&output).len() < 2_000,
+            "{name}: {} bytes on stderr",
+            stderr(&output).len()
+        );
+        assert!(!stderr(&output).contains(&secret), "{name}");
+        assert!(
+            stderr(&output).contains("bytes in all)"),
+            "{name}: {}",
+            stderr(&output)
+        );
+    }
+}
+
 #[test]
 fn encodings_and_control_bytes() {
     let dir = catalog_with(
