@@ -17,7 +17,7 @@ pub(crate) fn stderr_is_fancy() -> bool {
 pub(crate) fn print_report(report: &miette::Report) {
     let diagnostic: &dyn Diagnostic = report.as_ref();
     let mut text = String::new();
-    if stderr_is_fancy() {
+    if stderr_is_fancy() && !has_long_snippet(diagnostic) {
         let handler = miette::GraphicalReportHandler::new();
         if handler.render_report(&mut text, diagnostic).is_err() {
             text.clear();
@@ -27,6 +27,31 @@ pub(crate) fn print_report(report: &miette::Report) {
         render_plain(diagnostic, &mut text);
     }
     eprint!("{text}");
+}
+
+/// Longest source line a snippet may show: past it (a one-line JSON stream of
+/// megabytes), the report is printed plainly, with locations only.
+const SNIPPET_LINE_LIMIT: usize = 400;
+
+/// Whether a snippet of this diagnostic (or of a related one) would print a line
+/// longer than [`SNIPPET_LINE_LIMIT`].
+fn has_long_snippet(diagnostic: &dyn Diagnostic) -> bool {
+    let long = diagnostic
+        .source_code()
+        .zip(diagnostic.labels())
+        .is_some_and(|(source, labels)| {
+            labels.into_iter().any(|label| {
+                source.read_span(label.inner(), 1, 1).is_ok_and(|contents| {
+                    contents
+                        .data()
+                        .split(|&byte| byte == b'\n')
+                        .any(|line| line.len() > SNIPPET_LINE_LIMIT)
+                })
+            })
+        });
+    long || diagnostic
+        .related()
+        .is_some_and(|mut related| related.any(has_long_snippet))
 }
 
 /// Plain rendering: `error: message`, the locations, the help, then related
@@ -68,7 +93,7 @@ fn locations(diagnostic: &dyn Diagnostic) -> Vec<String> {
     };
     labels
         .filter_map(|label| {
-            let contents = source.read_span(label.inner(), 0, 0).ok()?;
+            let contents = source.read_span(label.inner(), 1, 1).ok()?;
             let name = contents.name().unwrap_or("<input>");
             Some(format!(
                 "{name}:{}:{}",
@@ -77,4 +102,23 @@ fn locations(diagnostic: &dyn Diagnostic) -> Vec<String> {
             ))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    fn load_error(text: &str) -> crate::catalog::LoadError {
+        crate::catalog::decode_bytes(Path::new("c.json"), text.as_bytes().to_vec())
+            .map(|_| ())
+            .expect_err("a broken file")
+    }
+
+    #[test]
+    fn snippets_of_very_long_lines_are_not_shown() {
+        let short = load_error("schema: olm.package\nname: [\n");
+        assert!(!super::has_long_snippet(&short));
+        let long = load_error(&format!("[{}1", "1,".repeat(1000)));
+        assert!(super::has_long_snippet(&long));
+    }
 }
