@@ -5,13 +5,24 @@
 mod glob;
 mod pattern;
 
-use pattern::Pattern;
+use std::collections::HashMap;
 
-/// Patterns collected from every `.indexignore` of a catalog tree.
+use pattern::{Key, Pattern};
+
+/// Patterns collected from every `.indexignore` of a catalog tree, indexed by the
+/// literal component they need, so that a path is tried only against the patterns
+/// that can match it (100,000 files against 100,000 literal patterns cost lookups,
+/// not ten billion matches).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct IndexIgnore {
-    /// In collection order; matching reads them backwards.
+    /// In collection order; the last that matches decides.
     patterns: Vec<Pattern>,
+    /// Patterns that need this name as some component.
+    by_name: HashMap<String, Vec<usize>>,
+    /// Patterns that need this name at this component index.
+    by_position: HashMap<(usize, String), Vec<usize>>,
+    /// Patterns tried on every path (wildcards), ascending.
+    general: Vec<usize>,
 }
 
 impl IndexIgnore {
@@ -34,7 +45,20 @@ impl IndexIgnore {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            self.patterns.push(Pattern::parse(line, &domain));
+            let pattern = Pattern::parse(line, &domain);
+            let index = self.patterns.len();
+            match pattern.key() {
+                Key::AnyComponent(name) => self.by_name.entry(name).or_default().push(index),
+                Key::Component(position, name) => {
+                    self.by_position
+                        .entry((position, name))
+                        .or_default()
+                        .push(index);
+                }
+                Key::None => self.general.push(index),
+                Key::Never => {}
+            }
+            self.patterns.push(pattern);
         }
     }
 
@@ -50,17 +74,91 @@ impl IndexIgnore {
             return false;
         }
         let components: Vec<&str> = path.split('/').collect();
-        self.patterns
-            .iter()
-            .rev()
-            .find(|pattern| pattern.matches(&components, is_directory))
-            .is_some_and(|pattern| !pattern.negated)
+        let mut candidates: Vec<usize> = Vec::new();
+        for (position, name) in components.iter().enumerate() {
+            if let Some(found) = self.by_name.get(*name) {
+                candidates.extend(found);
+            }
+            if !self.by_position.is_empty()
+                && let Some(found) = self.by_position.get(&(position, (*name).to_owned()))
+            {
+                candidates.extend(found);
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        // Both lists ascending: walk them from the end, highest index first.
+        let (mut keyed, mut general) = (
+            candidates.iter().rev().peekable(),
+            self.general.iter().rev().peekable(),
+        );
+        loop {
+            let next = match (keyed.peek(), general.peek()) {
+                (Some(&&a), Some(&&b)) if a > b => keyed.next(),
+                (Some(_) | None, Some(_)) => general.next(),
+                (Some(_), None) => keyed.next(),
+                (None, None) => return false,
+            };
+            let pattern = &self.patterns[*next.expect("peeked")];
+            if pattern.matches(&components, is_directory) {
+                return !pattern.negated;
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index gives the answer of trying every pattern from the last.
+    #[test]
+    fn indexed_matching_equals_trying_every_pattern() {
+        let names = [
+            "a", "b", "foo", "x.yaml", "*.yaml", "f?o", "[ab]", "**", "c\\*",
+        ];
+        let mut seed: u64 = 7;
+        let mut next = |bound: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(seed >> 33).expect("fits") % bound
+        };
+        for _ in 0..200 {
+            let mut ignore = IndexIgnore::new();
+            for dir in ["", "a", "a/b"] {
+                let lines: Vec<String> = (0..next(6))
+                    .map(|_| {
+                        let parts: Vec<&str> =
+                            (0..=next(3)).map(|_| names[next(names.len())]).collect();
+                        let prefix = ["", "!", "/"][next(3)];
+                        let suffix = ["", "/"][next(2)];
+                        format!("{prefix}{}{suffix}", parts.join("/"))
+                    })
+                    .collect();
+                ignore.add_file(dir, &lines.join("\n"));
+            }
+            for _ in 0..20 {
+                let path: Vec<&str> = (0..=next(3))
+                    .map(|_| ["a", "b", "foo", "x.yaml", "c*", "fxo"][next(6)])
+                    .collect();
+                let path = path.join("/");
+                let components: Vec<&str> = path.split('/').collect();
+                let naive = ignore
+                    .patterns
+                    .iter()
+                    .rev()
+                    .find(|pattern| pattern.matches(&components, false))
+                    .is_some_and(|pattern| !pattern.negated);
+                assert_eq!(
+                    ignore.is_ignored(&path),
+                    naive,
+                    "{path} with {:?}",
+                    ignore.patterns
+                );
+            }
+        }
+    }
 
     fn ignore(files: &[(&str, &str)]) -> IndexIgnore {
         let mut ignore = IndexIgnore::new();

@@ -55,6 +55,25 @@ impl Glob {
     }
 
     /// Whether the whole of `name` matches.
+    /// The name this glob matches, when it matches one name only (no `*`, `?` or
+    /// class): such patterns are looked up rather than tried one by one.
+    pub(super) fn literal(&self) -> Option<String> {
+        let [chunk] = self.chunks.as_slice() else {
+            return None;
+        };
+        if chunk.star {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        for operator in &chunk.operators {
+            let Operator::Literal(literal) = operator else {
+                return None;
+            };
+            bytes.extend_from_slice(literal);
+        }
+        String::from_utf8(bytes).ok()
+    }
+
     pub(super) fn matches(&self, name: &str) -> bool {
         let mut name = name.as_bytes();
         for (index, chunk) in self.chunks.iter().enumerate() {

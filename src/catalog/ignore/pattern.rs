@@ -16,6 +16,19 @@ pub(super) struct Pattern {
     form: Form,
 }
 
+/// A literal component a path needs for a pattern to match it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Key {
+    /// This name as any component (below the pattern's directory).
+    AnyComponent(String),
+    /// This name as the component at this index.
+    Component(usize, String),
+    /// Nothing to look up: the pattern is tried on every path.
+    None,
+    /// The pattern matches nothing.
+    Never,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Form {
     /// No `/`: the glob may match any component below the domain.
@@ -59,6 +72,23 @@ impl Pattern {
             negated,
             directory_only,
             form,
+        }
+    }
+
+    /// What a path must hold for this pattern to match, where that is one literal
+    /// component; `None` for patterns that must be tried on every path.
+    pub(super) fn key(&self) -> Key {
+        match &self.form {
+            Form::Never => Key::Never,
+            Form::Name(glob) => glob.literal().map_or(Key::None, Key::AnyComponent),
+            Form::Anchored(segments) => {
+                match segments.iter().find(|segment| **segment != Segment::Empty) {
+                    Some(Segment::Glob(glob)) => glob.literal().map_or(Key::None, |literal| {
+                        Key::Component(self.domain.len(), literal)
+                    }),
+                    _ => Key::None,
+                }
+            }
         }
     }
 
