@@ -15,12 +15,16 @@ pub(crate) struct Limits {
     /// How long a registry may send nothing before the pull is abandoned
     /// (`FBC_PULL_TIMEOUT`, seconds).
     pub(crate) pull_timeout: Duration,
+    /// Most bytes the aliases of one YAML document may copy
+    /// (`FBC_MAX_ALIAS_EXPANSION`); a document may always copy 16 times its size.
+    pub(crate) max_alias_expansion: u64,
 }
 
 const DEFAULT: Limits = Limits {
     max_file_size: 512 << 20,
     max_image_size: 8 << 30,
     pull_timeout: Duration::from_secs(60),
+    max_alias_expansion: 64 << 20,
 };
 
 /// A limit variable with a value that cannot be read.
@@ -62,6 +66,7 @@ fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Result<Limits, LimitErro
     };
     limits.max_file_size = size("FBC_MAX_FILE_SIZE", limits.max_file_size)?;
     limits.max_image_size = size("FBC_MAX_IMAGE_SIZE", limits.max_image_size)?;
+    limits.max_alias_expansion = size("FBC_MAX_ALIAS_EXPANSION", limits.max_alias_expansion)?;
     if let Some(value) = lookup("FBC_PULL_TIMEOUT") {
         let seconds = value
             .trim()

@@ -93,7 +93,7 @@ fn locations(diagnostic: &dyn Diagnostic) -> Vec<String> {
     };
     labels
         .filter_map(|label| {
-            let contents = source.read_span(label.inner(), 1, 1).ok()?;
+            let contents = source.read_span(label.inner(), 0, 0).ok()?;
             let name = contents.name().unwrap_or("<input>");
             Some(format!(
                 "{name}:{}:{}",

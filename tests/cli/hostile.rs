@@ -247,6 +247,45 @@ fn many_files_against_many_ignore_patterns_stay_fast() {
     assert!(text.contains("\"p1\"") && !text.contains("\"p2\""));
 }
 
+/// Aliases of a large value pass yaml.v2's node ratio yet copy megabytes: the bytes
+/// they copy are bounded (`FBC_MAX_ALIAS_EXPANSION`, at least 16 times the document).
+#[test]
+fn yaml_aliases_that_copy_too_much_are_refused() {
+    let text = format!(
+        "{}x: &big \"{}\"\nlist:\n{}",
+        package("a"),
+        "y".repeat(20_000),
+        "- *big\n".repeat(100)
+    );
+    let dir = catalog_with("catalog.yaml", text.as_bytes());
+    let refused = run_within(
+        fbc()
+            .env("FBC_MAX_ALIAS_EXPANSION", "1MiB")
+            .arg("render")
+            .arg(dir.path()),
+        Duration::from_secs(60),
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("aliases copy more than 1 MiB in this document (FBC_MAX_ALIAS_EXPANSION raises the limit)"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(
+        stderr(&refused).contains("catalog.yaml:"),
+        "{}",
+        stderr(&refused)
+    );
+    let raised = run_within(
+        fbc()
+            .env("FBC_MAX_ALIAS_EXPANSION", "4MiB")
+            .arg("render")
+            .arg(dir.path()),
+        Duration::from_secs(60),
+    );
+    assert_eq!(raised.status.code(), Some(0), "{}", stderr(&raised));
+}
+
 #[test]
 fn encodings_and_control_bytes() {
     let dir = catalog_with(

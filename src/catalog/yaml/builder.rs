@@ -114,6 +114,38 @@ enum Frame {
 struct Anchored<'a> {
     node: Node<'a>,
     cost: u64,
+    /// About how many bytes one expansion copies.
+    bytes: u64,
+}
+
+/// The bytes a node holds, roughly (its strings, and 8 per other value), counted up
+/// to `limit`.
+fn node_bytes(node: &Node<'_>, limit: u64) -> u64 {
+    let value = match node {
+        Node::Scalar(Scalar::Str(text)) => return text.len() as u64 + 8,
+        Node::Scalar(_) => return 8,
+        Node::Sequence(value) | Node::Mapping(value) => value,
+    };
+    let mut total: u64 = 0;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        total = total.saturating_add(8);
+        match value {
+            Value::String(text) => total = total.saturating_add(text.len() as u64),
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => {
+                for (key, item) in map {
+                    total = total.saturating_add(key.len() as u64);
+                    pending.push(item);
+                }
+            }
+            _ => {}
+        }
+        if total > limit {
+            break;
+        }
+    }
+    total
 }
 
 pub(super) struct Builder<'a> {
@@ -141,6 +173,9 @@ pub(super) struct Builder<'a> {
     /// yaml.v2's `decodeCount` and `aliasCount`.
     decodes: u64,
     aliased: u64,
+    /// Bytes copied by aliases so far, and how many they may copy.
+    expanded: u64,
+    expansion_budget: u64,
 }
 
 impl<'a> Builder<'a> {
@@ -162,6 +197,10 @@ impl<'a> Builder<'a> {
             // The document node itself.
             decodes: 1,
             aliased: 0,
+            expanded: 0,
+            expansion_budget: crate::limits::get()
+                .max_alias_expansion
+                .max((text.len() as u64).saturating_mul(16)),
         }
     }
 
@@ -270,7 +309,15 @@ impl<'a> Builder<'a> {
         }
         if anchor != 0 {
             let node = Node::Scalar(scalar.clone());
-            self.anchors.insert(anchor, Anchored { node, cost: 1 });
+            let bytes = node_bytes(&node, u64::MAX);
+            self.anchors.insert(
+                anchor,
+                Anchored {
+                    node,
+                    cost: 1,
+                    bytes,
+                },
+            );
         }
         self.attach(Node::Scalar(scalar), 1, at);
     }
@@ -324,7 +371,8 @@ impl<'a> Builder<'a> {
                 if anchor != 0 {
                     self.open_anchors.remove(&anchor);
                     let node = Node::Sequence(Value::Array(items.clone()));
-                    self.anchors.insert(anchor, Anchored { node, cost });
+                    let bytes = node_bytes(&node, self.expansion_budget);
+                    self.anchors.insert(anchor, Anchored { node, cost, bytes });
                 }
                 self.merge_all(items);
                 // The merge list itself is not a decode step, its entries are.
@@ -340,11 +388,13 @@ impl<'a> Builder<'a> {
         };
         if anchor != 0 {
             self.open_anchors.remove(&anchor);
+            let bytes = node_bytes(&node, self.expansion_budget);
             self.anchors.insert(
                 anchor,
                 Anchored {
                     node: node.clone(),
                     cost,
+                    bytes,
                 },
             );
         }
@@ -361,6 +411,19 @@ impl<'a> Builder<'a> {
         let cost = self.anchors.get(&id).map_or(0, |anchored| anchored.cost);
         self.count(1, 0, at);
         self.count(cost, cost, at);
+        // yaml.v2 counts nodes only: a large value aliased many times passes its
+        // ratio and can fill memory. Bound the bytes copied, before copying them.
+        let bytes = self.anchors.get(&id).map_or(0, |anchored| anchored.bytes);
+        self.expanded = self.expanded.saturating_add(bytes);
+        if self.expanded > self.expansion_budget {
+            self.fail(
+                format!(
+                    "aliases copy more than {} in this document (FBC_MAX_ALIAS_EXPANSION raises the limit)",
+                    crate::limits::show_size(self.expansion_budget)
+                ),
+                at,
+            );
+        }
         let node = match self.anchors.get(&id) {
             // Once an error is recorded nothing is kept, so nothing is copied.
             Some(anchored) if self.decode_error.is_none() => anchored.node.clone(),
