@@ -203,10 +203,7 @@ pub(crate) fn run(args: &RenderTemplateArgs) -> miette::Result<ExitStatus> {
 }
 
 /// The whole output, so that a failure leaves nothing on stdout.
-pub(crate) fn write(
-    catalog: &Catalog,
-    format: TemplateFormat,
-) -> Result<Vec<u8>, RenderTemplateError> {
+fn write(catalog: &Catalog, format: TemplateFormat) -> Result<Vec<u8>, RenderTemplateError> {
     let writing = |error: String| RenderTemplateError::new(format!("writing output: {error}"));
     let mut bytes = Vec::new();
     match format {

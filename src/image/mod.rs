@@ -157,7 +157,7 @@ pub(crate) fn pull(reference: &str, options: PullOptions) -> Result<PulledImage,
     pull_digest(reference, None, options)
 }
 
-/// [`pull`], for a tag whose digest [`current_digest`] has just given (so the
+/// [`pull`], for a tag whose digest [`current_digests`] has just given (so the
 /// registry is not asked again).
 pub(crate) fn pull_digest(
     reference: &str,
