@@ -38,6 +38,7 @@ fn write_then_rename(
 /// Made here rather than by `tempfile::Builder`, whose errors name the temporary path
 /// instead of keeping the operating system's own error.
 fn create_temporary(directory: &Path) -> std::io::Result<(std::fs::File, tempfile::TempPath)> {
+    crate::stale::sweep(directory, ".fbc-", ".tmp");
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |elapsed| elapsed.subsec_nanos());

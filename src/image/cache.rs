@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use oci_client::manifest::OciImageManifest;
 use sha2::{Digest, Sha256};
 
+/// The start of a download's temporary name (then the process id).
+const DOWNLOAD: &str = ".download-";
+
 pub(super) struct Cache {
     root: PathBuf,
 }
@@ -43,8 +46,9 @@ impl Cache {
     pub(super) fn download_file(&self) -> Option<tempfile::NamedTempFile> {
         let dir = self.root.join("blobs/sha256");
         std::fs::create_dir_all(&dir).ok()?;
+        crate::stale::sweep(&dir, DOWNLOAD, "");
         tempfile::Builder::new()
-            .prefix(".download-")
+            .prefix(&crate::stale::prefix(DOWNLOAD))
             .tempfile_in(dir)
             .ok()
     }

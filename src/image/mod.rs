@@ -51,6 +51,9 @@ pub(crate) enum ImageKind {
     Bundle,
 }
 
+/// The start of an unpacked image's temporary directory (then the process id).
+const UNPACK: &str = "fbc-unpack-";
+
 const CONFIGS_LABEL: &str = "operators.operatorframework.io.index.configs.v1";
 const BUNDLE_LABEL: &str = "operators.operatorframework.io.bundle.package.v1";
 const DATABASE_LABEL: &str = "operators.operatorframework.io.index.database.v1";
@@ -175,8 +178,9 @@ pub(crate) fn pull_digest(
     };
     let limits = crate::limits::get();
     let labels = labels(&config).map_err(failed)?;
+    crate::stale::sweep(&std::env::temp_dir(), UNPACK, "");
     let root = tempfile::Builder::new()
-        .prefix("fbc-unpack-")
+        .prefix(&crate::stale::prefix(UNPACK))
         .tempdir()
         .map_err(|error| failed(format!("create tempdir: {error}")))?;
     let _interrupt = crate::interrupt::remove_on_interrupt(root.path());

@@ -286,6 +286,43 @@ fn yaml_aliases_that_copy_too_much_are_refused() {
     assert_eq!(raised.status.code(), Some(0), "{}", stderr(&raised));
 }
 
+/// What a killed run left behind (named after its process, which is gone) is
+/// removed by the next run: an unpacked image in `$TMPDIR`, a Dockerfile's
+/// temporary file; what a running process owns, and other files, stay.
+#[test]
+fn leftovers_of_killed_runs_are_removed_by_the_next_run() {
+    let mut child = Command::new("true").spawn().expect("runs");
+    let dead = child.id();
+    child.wait().expect("ended");
+    let scratch = tempfile::tempdir().expect("a directory");
+    let temp = scratch.path().join("tmp");
+    std::fs::create_dir_all(temp.join(format!("fbc-unpack-{dead}-abc/manifests")))
+        .expect("created");
+    std::fs::create_dir_all(temp.join("fbc-unpack-1-abc")).expect("created");
+    let catalog = scratch.path().join("catalog");
+    crate::readme::copy_tree(&crate::testdata("examples/hello-catalog"), &catalog);
+    let leftover = scratch.path().join(format!(".fbc-{dead}-5-0.tmp"));
+    std::fs::write(&leftover, "half a Dockerfile").expect("written");
+    let output = run_within(
+        fbc()
+            .env("TMPDIR", &temp)
+            .args(["render", "oci:testdata/examples/hello-bundle-oci:v0.3.0"]),
+        Duration::from_secs(60),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!temp.join(format!("fbc-unpack-{dead}-abc")).exists());
+    assert!(temp.join("fbc-unpack-1-abc").exists(), "pid 1 runs");
+    let output = run_within(
+        fbc()
+            .current_dir(scratch.path())
+            .args(["generate", "dockerfile", "catalog"]),
+        Duration::from_secs(60),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!leftover.exists());
+    assert!(scratch.path().join("catalog.Dockerfile").exists());
+}
+
 #[test]
 fn encodings_and_control_bytes() {
     let dir = catalog_with(
