@@ -59,12 +59,7 @@ pub(crate) fn list(
         Listing::Channels => {
             rows.push_str("PACKAGE\tCHANNEL\tHEAD\n");
             for name in packages {
-                for channel in index
-                    .channels
-                    .get(name)
-                    .into_iter()
-                    .flat_map(BTreeMap::values)
-                {
+                for channel in index.channels_of(name) {
                     let head = head(channel)
                         .unwrap_or_else(|| "ERROR: no channel head found in graph".to_owned());
                     let _ = writeln!(rows, "{name}\t{}\t{head}", channel.name);
@@ -74,12 +69,7 @@ pub(crate) fn list(
         Listing::Bundles => {
             rows.push_str("PACKAGE\tCHANNEL\tBUNDLE\tREPLACES\tSKIPS\tSKIP RANGE\tIMAGE\n");
             for name in packages {
-                for channel in index
-                    .channels
-                    .get(name)
-                    .into_iter()
-                    .flat_map(BTreeMap::values)
-                {
+                for channel in index.channels_of(name) {
                     let mut entries: Vec<_> = channel.entries.iter().flatten().collect();
                     entries.sort_by(|a, b| a.name.cmp(&b.name));
                     for entry in entries {
@@ -137,6 +127,14 @@ impl<'a> Index<'a> {
                 .insert((&bundle.package, &bundle.name), bundle);
         }
         index
+    }
+
+    /// The channels of a package, by name.
+    fn channels_of(&self, package: &str) -> impl Iterator<Item = &'a Channel> + '_ {
+        self.channels
+            .get(package)
+            .into_iter()
+            .flat_map(|channels| channels.values().copied())
     }
 
     fn channel(&self, package: &str, name: &str) -> Option<&'a Channel> {
