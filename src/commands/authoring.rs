@@ -41,16 +41,15 @@ fn read_text(path: &Path) -> Result<String, std::io::Error> {
     if path == Path::new("-") {
         std::io::stdin().read_to_end(&mut bytes)?;
     } else {
-        let limit = crate::limits::get().max_file_size;
-        std::fs::File::open(path)?
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut bytes)?;
-        if bytes.len() as u64 > limit {
-            return Err(std::io::Error::other(format!(
+        use crate::limits::ReadError;
+        bytes = crate::limits::read_file(path).map_err(|error| match error {
+            ReadError::Io(error) => error,
+            ReadError::TooLarge { limit } => std::io::Error::other(format!(
                 "the file is larger than {} (FBC_MAX_FILE_SIZE)",
                 crate::limits::show_size(limit)
-            )));
-        }
+            )),
+            ReadError::Pseudo => std::io::Error::other("not a regular file (procfs or sysfs)"),
+        })?;
     }
     String::from_utf8(bytes).map_err(|error| {
         std::io::Error::new(

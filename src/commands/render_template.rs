@@ -101,31 +101,32 @@ fn read(input: &Input) -> Result<Result<String, String>, RenderTemplateError> {
                 .map_err(|error| RenderTemplateError::new(format!("read <stdin>: {error}")))?;
         }
         Input::File(path) => {
+            use crate::limits::ReadError;
             let shown = path.display();
-            let file = std::fs::File::open(path).map_err(|error| {
+            let unable = |error: &std::io::Error| {
                 RenderTemplateError::new(format!(
                     "unable to open {}: open {shown}: {}",
                     quote(&shown.to_string()),
-                    os_error(&error)
+                    os_error(error)
                 ))
-            })?;
-            if file.metadata().is_ok_and(|metadata| metadata.is_dir()) {
+            };
+            if std::fs::metadata(path)
+                .map_err(|error| unable(&error))?
+                .is_dir()
+            {
                 return Ok(Err(format!("read {shown}: is a directory")));
             }
-            // Counted as read, so that a file that keeps growing stops at the limit.
-            let limit = crate::limits::get().max_file_size;
-            file.take(limit.saturating_add(1))
-                .read_to_end(&mut bytes)
-                .map_err(|error| {
-                    RenderTemplateError::new(format!("read {shown}: {}", os_error(&error)))
-                })?;
-            if bytes.len() as u64 > limit {
-                return Err(RenderTemplateError::new(format!(
+            bytes = crate::limits::read_file(path).map_err(|error| match error {
+                ReadError::Io(error) => unable(&error),
+                ReadError::TooLarge { limit } => RenderTemplateError::new(format!(
                     "{shown}: the file is larger than {}",
                     crate::limits::show_size(limit)
                 ))
-                .help("set FBC_MAX_FILE_SIZE (for example FBC_MAX_FILE_SIZE=2GiB) to read larger files"));
-            }
+                .help("set FBC_MAX_FILE_SIZE (for example FBC_MAX_FILE_SIZE=2GiB) to read larger files"),
+                ReadError::Pseudo => RenderTemplateError::new(format!(
+                    "{shown}: not a regular file (procfs or sysfs)"
+                )),
+            })?;
         }
     }
     String::from_utf8(bytes).map(Ok).map_err(|error| {
