@@ -168,7 +168,7 @@ fn display_name(bundle: &Bundle) -> String {
         .iter()
         .filter(|property| property.kind == BUNDLE_OBJECT)
         .filter_map(|property| {
-            let data = property.value.as_ref()?.get("data")?.as_str()?;
+            let data = property.value()?.get("data")?.as_str()?.to_owned();
             let bytes = crate::go::base64::decode(data.as_bytes()).ok()?;
             serde_json::from_slice::<Value>(&bytes).ok()
         })

@@ -15,7 +15,7 @@ use super::csv::kind_name;
 use super::marshal::marshal;
 use super::raw::{self, RawValue};
 use crate::model::go_decode::{GoDecoder, match_field};
-use crate::model::property::{BUNDLE_OBJECT, Encoded, Property};
+use crate::model::property::{BUNDLE_OBJECT, Property};
 use crate::output::json::write_compact;
 use crate::output::node::Node;
 
@@ -96,15 +96,12 @@ impl RawProperty {
     /// The catalog model's property: opm prints the raw text it holds, or the
     /// struct it built.
     pub(crate) fn into_property(self) -> Property {
-        let encoded = match self.ordered {
-            Some(node) => Some(Encoded::Ordered(node)),
-            None if self.raw.is_empty() || self.kind == BUNDLE_OBJECT => None,
-            None => Some(Encoded::Raw(self.raw)),
-        };
-        Property {
-            kind: self.kind,
-            value: self.value,
-            encoded,
+        match self.ordered {
+            Some(node) => Property::ordered(self.kind, node),
+            None if self.raw.is_empty() || self.kind == BUNDLE_OBJECT => {
+                Property::new(self.kind, self.value.as_ref())
+            }
+            None => Property::raw(self.kind, self.raw),
         }
     }
 }

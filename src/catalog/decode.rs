@@ -3,6 +3,8 @@
 //! with a fallback to YAML while at most one object was read, and YAML documents split
 //! on `---` lines. Problems come back with a byte position so they can be located.
 
+use std::ops::ControlFlow;
+
 use serde_json::Value;
 
 use super::json::{JsonError, JsonStream};
@@ -45,24 +47,23 @@ impl DecodeError {
     }
 }
 
-/// Everything decoded from a file, in order, and the error that ended it, if any.
-pub(crate) struct Decoded<'a> {
-    pub(crate) documents: Vec<Document<'a>>,
-    pub(crate) error: Option<DecodeError>,
-}
+/// What receives each document as it is decoded; `Break` stops the decoding (the
+/// receiver has found a reason to refuse the file). Documents are handed over one at
+/// a time so that a file's decoded values never all exist at once.
+pub(crate) type Receiver<'r, 'a> = dyn FnMut(Document<'a>) -> ControlFlow<()> + 'r;
 
-pub(crate) fn decode_file(text: &str) -> Decoded<'_> {
-    let mut decoded = Decoded {
-        documents: Vec::new(),
-        error: None,
-    };
+/// Decodes `text` document by document; the error that ended it, if any (none when
+/// the receiver stopped it).
+pub(crate) fn decode_file<'a>(
+    text: &'a str,
+    receive: &mut Receiver<'_, 'a>,
+) -> Option<DecodeError> {
     let sniff_end = floor_char_boundary(text, SNIFF_LENGTH.min(text.len()));
     if text[..sniff_end].trim_start().starts_with('{') {
-        decode_json(text, &mut decoded);
+        decode_json(text, receive)
     } else {
-        decode_yaml(text, 0, &mut decoded, None);
+        decode_yaml(text, 0, receive, None)
     }
-    decoded
 }
 
 fn floor_char_boundary(text: &str, mut index: usize) -> usize {
@@ -72,39 +73,41 @@ fn floor_char_boundary(text: &str, mut index: usize) -> usize {
     index
 }
 
-fn decode_json<'a>(text: &'a str, decoded: &mut Decoded<'a>) {
+fn decode_json<'a>(text: &'a str, receive: &mut Receiver<'_, 'a>) -> Option<DecodeError> {
     let mut stream = JsonStream::new(text);
     let mut last_end = 0;
+    let mut count = 0;
     loop {
         match stream.next_value() {
-            None => return,
+            None => return None,
             Some(Ok((start, value))) => {
                 let raw_json = &text[start..stream.position()];
-                decoded.documents.push(Document {
+                count += 1;
+                last_end = stream.position();
+                let document = Document {
                     start,
                     value: Some(value),
                     raw_json: Some(raw_json),
                     implicit: Vec::new(),
                     json_error: None,
-                });
-                last_end = stream.position();
+                };
+                if receive(document).is_break() {
+                    return None;
+                }
             }
             Some(Err(error)) => {
-                let count = decoded.documents.len();
                 if count > 1 {
                     // Two objects make it an unambiguous JSON stream: Go's raw error.
-                    decoded.error = Some(json_error(&error, false));
-                    return;
+                    return Some(json_error(&error, false));
                 }
                 // Still ambiguous: opm rewinds after the last object, eats white space up
                 // to and including a newline and reads the rest as YAML. When that fails
                 // at once, the JSON error is the one reported.
                 let error = json_error(&error, true);
-                match skip_line_space(text, last_end) {
-                    Some(rest) => decode_yaml(text, rest, decoded, Some(error)),
-                    None => decoded.error = Some(error),
-                }
-                return;
+                return match skip_line_space(text, last_end) {
+                    Some(rest) => decode_yaml(text, rest, receive, Some(error)),
+                    None => Some(error),
+                };
             }
         }
     }
@@ -165,84 +168,106 @@ struct YamlChunk {
     text: String,
 }
 
-/// Splits `text[from..]` into documents with opm's rules: a line starting with `---`
-/// followed by nothing but white space or a comment ends a non-empty document; one
-/// that starts a document stays in it; anything else after `---` is an error.
-fn split_documents(text: &str, from: usize) -> (Vec<YamlChunk>, Option<DecodeError>) {
-    let mut chunks = Vec::new();
-    let mut current: Option<YamlChunk> = None;
-    let mut line_start = from;
-    while line_start < text.len() {
-        let line_end = text[line_start..]
-            .find('\n')
-            .map_or(text.len(), |i| line_start + i);
-        let mut line = &text[line_start..line_end];
-        if let Some(stripped) = line.strip_suffix('\r') {
-            line = stripped;
-        }
-        if let Some(after) = line.strip_prefix("---") {
-            let rest = after.trim();
-            if !rest.is_empty() && !rest.starts_with('#') {
-                let error = DecodeError::new(
-                    format!("invalid Yaml document separator: {rest}"),
-                    line_start,
-                );
-                if let Some(chunk) = current.take() {
-                    chunks.push(chunk);
+/// Splits `text[from..]` into documents with opm's rules, one at a time: a line
+/// starting with `---` followed by nothing but white space or a comment ends a
+/// non-empty document; one that starts a document stays in it; anything else after
+/// `---` is an error, returned after the document it ends.
+struct Chunks<'a> {
+    text: &'a str,
+    line_start: usize,
+    error: Option<DecodeError>,
+}
+
+impl Iterator for Chunks<'_> {
+    type Item = Result<YamlChunk, DecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let text = self.text;
+        let mut current: Option<YamlChunk> = None;
+        while self.line_start < text.len() {
+            let line_start = self.line_start;
+            let line_end = memchr::memchr(b'\n', &text.as_bytes()[line_start..])
+                .map_or(text.len(), |i| line_start + i);
+            let mut line = &text[line_start..line_end];
+            if let Some(stripped) = line.strip_suffix('\r') {
+                line = stripped;
+            }
+            if let Some(after) = line.strip_prefix("---") {
+                let rest = after.trim();
+                if !rest.is_empty() && !rest.starts_with('#') {
+                    self.line_start = text.len();
+                    let error = DecodeError::new(
+                        format!("invalid Yaml document separator: {rest}"),
+                        line_start,
+                    );
+                    return match current {
+                        Some(chunk) => {
+                            self.error = Some(error);
+                            Some(Ok(chunk))
+                        }
+                        None => Some(Err(error)),
+                    };
                 }
-                return (chunks, Some(error));
+                if current.is_some() {
+                    self.line_start = line_end + 1;
+                    return current.map(Ok);
+                }
             }
-            if let Some(chunk) = current.take() {
-                chunks.push(chunk);
-                line_start = line_end + 1;
-                continue;
-            }
+            let chunk = current.get_or_insert_with(|| YamlChunk {
+                start: line_start,
+                text: String::new(),
+            });
+            chunk.text.push_str(line);
+            chunk.text.push('\n');
+            self.line_start = line_end + 1;
         }
-        let chunk = current.get_or_insert_with(|| YamlChunk {
-            start: line_start,
-            text: String::new(),
-        });
-        chunk.text.push_str(line);
-        chunk.text.push('\n');
-        line_start = line_end + 1;
+        current.map(Ok).or_else(|| self.error.take().map(Err))
     }
-    chunks.extend(current);
-    (chunks, None)
 }
 
 fn decode_yaml<'a>(
     text: &'a str,
     from: usize,
-    decoded: &mut Decoded<'a>,
+    receive: &mut Receiver<'_, 'a>,
     json_error: Option<DecodeError>,
-) {
-    let (chunks, split_error) = split_documents(text, from);
+) -> Option<DecodeError> {
+    let chunks = Chunks {
+        text,
+        line_start: from,
+        error: None,
+    };
     let mut pending_json_error = json_error;
     for chunk in chunks {
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(split_error) => return Some(pending_json_error.unwrap_or(split_error)),
+        };
         let body = chunk.text.strip_prefix('\u{feff}').unwrap_or(&chunk.text);
         match yaml::catalog_document(body) {
             Ok((value, implicit)) => {
-                decoded.documents.push(Document {
+                let document = Document {
                     start: chunk.start,
                     value,
                     raw_json: None,
                     implicit,
                     json_error: pending_json_error.take(),
-                });
+                };
+                if receive(document).is_break() {
+                    return None;
+                }
             }
             Err(error) => {
                 // fbc's refusal of a document that opm would cut short stands on its
                 // own; any other failure of the first YAML read is opm's JSON error.
                 let own = matches!(error, YamlError::TrailingContent { .. });
-                decoded.error = Some(match pending_json_error {
+                return Some(match pending_json_error {
                     Some(json_error) if !own => json_error,
                     _ => yaml_error(&error, &chunk),
                 });
-                return;
             }
         }
     }
-    decoded.error = pending_json_error.or(split_error);
+    pending_json_error
 }
 
 fn yaml_error(error: &YamlError, chunk: &YamlChunk) -> DecodeError {
@@ -290,12 +315,34 @@ fn line_offset(text: &str, line: usize, column: usize) -> usize {
 mod tests {
     use super::*;
 
+    fn split_documents(text: &str, from: usize) -> (Vec<String>, Option<DecodeError>) {
+        let mut found = Vec::new();
+        let chunks = Chunks {
+            text,
+            line_start: from,
+            error: None,
+        };
+        for chunk in chunks {
+            match chunk {
+                Ok(chunk) => found.push(chunk.text),
+                Err(error) => return (found, Some(error)),
+            }
+        }
+        (found, None)
+    }
+
     fn chunks(text: &str) -> Vec<String> {
-        split_documents(text, 0)
-            .0
-            .into_iter()
-            .map(|chunk| chunk.text)
-            .collect()
+        split_documents(text, 0).0
+    }
+
+    /// Every document of `text` and the error that ended the decoding.
+    fn decode_all(text: &str) -> (Vec<Document<'_>>, Option<DecodeError>) {
+        let mut documents = Vec::new();
+        let error = decode_file(text, &mut |document| {
+            documents.push(document);
+            ControlFlow::Continue(())
+        });
+        (documents, error)
     }
 
     #[test]
@@ -329,17 +376,17 @@ mod tests {
 
     #[test]
     fn json_streams_decode_in_json_mode() {
-        let decoded = decode_file("{\"a\":1}{\"b\":2}\n{\"c\":3}\n");
-        assert_eq!(decoded.documents.len(), 3);
-        assert_eq!(decoded.error, None);
-        assert_eq!(decoded.documents[2].raw_json, Some("{\"c\":3}"));
+        let (documents, error) = decode_all("{\"a\":1}{\"b\":2}\n{\"c\":3}\n");
+        assert_eq!(documents.len(), 3);
+        assert_eq!(error, None);
+        assert_eq!(documents[2].raw_json, Some("{\"c\":3}"));
     }
 
     #[test]
     fn json_errors_after_two_objects_are_raw() {
-        let decoded = decode_file("{\"a\":1}\n{\"b\":2}\n{\"c\":3,}\n");
-        assert_eq!(decoded.documents.len(), 2);
-        let error = decoded.error.expect("an error");
+        let (documents, error) = decode_all("{\"a\":1}\n{\"b\":2}\n{\"c\":3,}\n");
+        assert_eq!(documents.len(), 2);
+        let error = error.expect("an error");
         assert_eq!(
             error.message,
             "invalid character '}' looking for beginning of object key string"

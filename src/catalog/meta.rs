@@ -212,13 +212,9 @@ fn dispatch(keys: Keys, map: Map<String, Value>) -> Result<Blob, String> {
         "olm.channel" => Channel::decode(map)
             .map(Blob::Channel)
             .map_err(|e| format!("parse channel: {e}")),
-        "olm.bundle" => {
-            let bundle = Bundle::decode(map).map_err(|e| format!("parse bundle: {e}"))?;
-            bundle
-                .check_objects()
-                .map_err(|e| format!("read bundle objects: {e}"))?;
-            Ok(Blob::Bundle(bundle))
-        }
+        "olm.bundle" => Bundle::decode_checked(map)
+            .map(Blob::Bundle)
+            .map_err(|e| e.to_string()),
         "olm.deprecations" => Deprecation::decode(map)
             .map(Blob::Deprecation)
             .map_err(|e| format!("parse deprecation: {e}")),

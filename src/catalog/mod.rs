@@ -10,6 +10,7 @@ mod meta;
 mod walk;
 mod yaml;
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -175,11 +176,11 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
             });
         }
     };
-    let decoded = decode::decode_file(&text);
     let file: Arc<Path> = Arc::from(shown);
     let mut catalog = Catalog::default();
     let mut cursor = LineCursor::default();
-    for document in decoded.documents {
+    let mut refusal = None;
+    let error = decode::decode_file(&text, &mut |document| {
         let origin = document.raw_json.map_or(Origin::Yaml, Origin::Json);
         let (first_line, _) = cursor.advance(&text, document.start);
         for implicit in document.implicit {
@@ -197,34 +198,28 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
         if let Some(error) = document.json_error
             && meta::decoder_rejects(document.value.as_ref())
         {
-            return Err(invalid_file(
-                shown,
-                &text,
-                error.position,
-                error.message,
-                error.help,
-            ));
+            refusal = Some((error.position, error.message, error.help));
+            return ControlFlow::Break(());
         }
         match meta::blob_from_document(document.value, &origin) {
-            Ok(blob) => catalog.push(
-                blob,
-                Location {
+            Ok(blob) => {
+                let location = Location {
                     file: Arc::clone(&file),
                     line,
                     column,
-                },
-            ),
-            Err(message) => return Err(invalid_file(shown, &text, document.start, message, None)),
+                };
+                catalog.push(blob, location);
+                ControlFlow::Continue(())
+            }
+            Err(message) => {
+                refusal = Some((document.start, message, None));
+                ControlFlow::Break(())
+            }
         }
-    }
-    match decoded.error {
-        Some(error) => Err(invalid_file(
-            shown,
-            &text,
-            error.position,
-            error.message,
-            error.help,
-        )),
+    });
+    let refusal = refusal.or(error.map(|error| (error.position, error.message, error.help)));
+    match refusal {
+        Some((position, message, help)) => Err(invalid_file(shown, &text, position, message, help)),
         None => Ok(catalog),
     }
 }
@@ -310,28 +305,40 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
 /// Every document of a stream read as opm's `WalkMetasReader` reads them into
 /// `Meta`s, in order; the first failure in opm's words.
 pub(crate) fn meta_documents(text: &str) -> Result<Vec<Value>, String> {
-    let decoded = decode::decode_file(text);
-    let mut values = Vec::with_capacity(decoded.documents.len());
-    for document in decoded.documents {
+    let mut values = Vec::new();
+    let mut refusal = None;
+    let error = decode::decode_file(text, &mut |document| {
         let Some(value) = document.value else {
-            return Err(
-                "a document holds nothing but comments, which opm cannot convert".to_owned(),
-            );
+            refusal =
+                Some("a document holds nothing but comments, which opm cannot convert".to_owned());
+            return ControlFlow::Break(());
         };
         if meta::decoder_rejects(Some(&value)) {
             let raw = document
                 .raw_json
                 .map_or_else(|| meta::compact(&value), str::to_owned);
-            return Err(meta::blob_from_document(Some(value), &Origin::Json(&raw))
-                .err()
-                .unwrap_or_default());
+            refusal = Some(
+                meta::blob_from_document(Some(value), &Origin::Json(&raw))
+                    .err()
+                    .unwrap_or_default(),
+            );
+            return ControlFlow::Break(());
         }
         values.push(value);
-    }
-    match decoded.error {
-        Some(error) => Err(error.message),
+        ControlFlow::Continue(())
+    });
+    match refusal.or(error.map(|error| error.message)) {
+        Some(message) => Err(message),
         None => Ok(values),
     }
+}
+
+/// One JSON value decoded with the loader's rules (Go's syntax, numbers as `f64`);
+/// `None` unless `text` is exactly one valid value.
+pub(crate) fn parse_json(text: &str) -> Option<Value> {
+    let mut stream = json::JsonStream::new(text);
+    let (_, value) = stream.next_value()?.ok()?;
+    stream.next_value().is_none().then_some(value)
 }
 
 /// Whether opm's `Meta.UnmarshalJSON` fails on this value (not an object, or its
@@ -357,19 +364,21 @@ pub(crate) enum FirstDocument {
 }
 
 pub(crate) fn first_document(text: &str) -> FirstDocument {
-    let mut decoded = decode::decode_file(text);
-    if decoded.documents.is_empty() {
-        return match decoded.error {
-            Some(error) => FirstDocument::Error {
-                message: error.message,
-                position: error.position,
-            },
-            None => FirstDocument::Eof,
-        };
-    }
-    match decoded.documents.swap_remove(0).value {
-        Some(value) => FirstDocument::Value(value),
-        None => FirstDocument::Empty,
+    let mut first = None;
+    let error = decode::decode_file(text, &mut |document| {
+        first = Some(match document.value {
+            Some(value) => FirstDocument::Value(value),
+            None => FirstDocument::Empty,
+        });
+        ControlFlow::Break(())
+    });
+    match (first, error) {
+        (Some(first), _) => first,
+        (None, Some(error)) => FirstDocument::Error {
+            message: error.message,
+            position: error.position,
+        },
+        (None, None) => FirstDocument::Eof,
     }
 }
 

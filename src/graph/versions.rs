@@ -67,8 +67,9 @@ mod tests {
 
     const PACKAGE: &str = "olm.package";
 
+    #[allow(clippy::needless_pass_by_value)] // tests write `Some(json!(...))`
     fn property(kind: &str, value: Option<Value>) -> Property {
-        Property::new(kind, value)
+        Property::new(kind, value.as_ref())
     }
 
     fn bundle(properties: Vec<Property>) -> Bundle {

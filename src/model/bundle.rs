@@ -24,9 +24,23 @@ pub(crate) struct RelatedImage {
 }
 
 impl Bundle {
+    /// Decodes a bundle blob as opm's `Bundle` struct.
     pub(crate) fn decode(map: Map<String, Value>) -> Result<Bundle, String> {
+        Bundle::decode_with(map, false).map_err(|error| match error {
+            BundleDecodeError::Parse(message) | BundleDecodeError::Objects(message) => message,
+        })
+    }
+
+    /// Decodes a bundle blob and makes opm's `readBundleObjects` check of it: every
+    /// `olm.bundle.object` must hold base64 data that is JSON or convertible YAML.
+    pub(crate) fn decode_checked(map: Map<String, Value>) -> Result<Bundle, BundleDecodeError> {
+        Bundle::decode_with(map, true)
+    }
+
+    fn decode_with(map: Map<String, Value>, check: bool) -> Result<Bundle, BundleDecodeError> {
         let mut decoder = GoDecoder::default();
         let mut bundle = Bundle::default();
+        let mut object_error = None;
         let fields = [
             "schema",
             "name",
@@ -48,7 +62,23 @@ impl Bundle {
                     bundle.image = decoder.field("image", |d| d.string(value, "Bundle"));
                 }
                 Some("properties") => {
-                    bundle.properties = Property::decode_list(&mut decoder, value, "Bundle");
+                    // Objects are checked while their values are decoded: as text
+                    // they would have to be decoded again. A later `properties` key
+                    // replaces an earlier one, and so do its errors.
+                    let mut index = 0;
+                    object_error = None;
+                    let mut inspect = |kind: &str, value: Option<&Value>| {
+                        if check && kind == BUNDLE_OBJECT && object_error.is_none() {
+                            object_error = check_object(value).err().map(|error| (index, error));
+                        }
+                        index += 1;
+                    };
+                    bundle.properties = Property::decode_list_inspecting(
+                        &mut decoder,
+                        value,
+                        "Bundle",
+                        &mut inspect,
+                    );
                 }
                 Some("relatedImages") => {
                     bundle.related_images = decoder
@@ -65,23 +95,15 @@ impl Bundle {
                 _ => {}
             }
         }
-        decoder.finish().map(|()| bundle)
-    }
-
-    /// opm's `readBundleObjects` check: every `olm.bundle.object` must hold base64
-    /// data that is JSON or convertible YAML. The error reads as opm's, without the
-    /// `read bundle objects: ` prefix.
-    pub(crate) fn check_objects(&self) -> Result<(), String> {
-        for (index, property) in self.properties.iter().enumerate() {
-            if property.kind != BUNDLE_OBJECT {
-                continue;
-            }
-            let context = format!(
-                "package {}, bundle {}",
-                quote(&self.package),
-                quote(&self.name)
-            );
-            if let Err(error) = check_object(property.value.as_ref()) {
+        decoder.finish().map_err(BundleDecodeError::Parse)?;
+        match object_error {
+            None => Ok(bundle),
+            Some((index, error)) => {
+                let context = format!(
+                    "package {}, bundle {}",
+                    quote(&bundle.package),
+                    quote(&bundle.name)
+                );
                 let message = match error {
                     ObjectError::Shape(error) => {
                         format!("parse property at index {index} as bundle object: {error}")
@@ -90,10 +112,9 @@ impl Bundle {
                         format!("convert bundle object property at index {index} to JSON: {error}")
                     }
                 };
-                return Err(format!("{context}: {message}"));
+                Err(BundleDecodeError::Objects(format!("{context}: {message}")))
             }
         }
-        Ok(())
     }
 
     pub(crate) fn to_node(&self) -> Node<'_> {
@@ -118,6 +139,24 @@ impl Bundle {
             fields.push(("relatedImages".into(), Node::Array(images.collect())));
         }
         Node::Object(fields)
+    }
+}
+
+/// Why a bundle blob does not load, in opm's words without its prefix.
+#[derive(Debug)]
+pub(crate) enum BundleDecodeError {
+    /// The blob does not decode into opm's `Bundle` (`parse bundle: `).
+    Parse(String),
+    /// An `olm.bundle.object` is not a manifest (`read bundle objects: `).
+    Objects(String),
+}
+
+impl std::fmt::Display for BundleDecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BundleDecodeError::Parse(message) => write!(f, "parse bundle: {message}"),
+            BundleDecodeError::Objects(message) => write!(f, "read bundle objects: {message}"),
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Properties: `{"type": ..., "value": <any JSON>}` with the value kept as loaded.
+//! Properties: `{"type": ..., "value": <any JSON>}` with the value kept as text.
 
 use serde_json::Value;
 
@@ -11,52 +11,96 @@ pub(crate) const CSV_METADATA: &str = "olm.csv.metadata";
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Property {
     pub(crate) kind: String,
-    /// `None` when the blob had no `value` key: opm keeps an empty raw message,
-    /// which prints as `null` but fails to parse for every property type.
-    pub(crate) value: Option<Value>,
-    /// The value as opm writes it, when that is not `value` with sorted keys.
-    pub(crate) encoded: Option<Encoded>,
+    stored: Stored,
 }
 
-/// How opm holds a property value that fbc cannot write from `value` alone.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Encoded {
-    /// Raw JSON text (compact), written as it stands: the values of bundle
+/// A property value as text, decoded only where it is read: a catalog's values are
+/// mostly written back out as they are, and decoded trees of small maps would cost
+/// many times their text.
+#[derive(Debug, Clone, PartialEq, Default)]
+enum Stored {
+    /// The blob had no `value` key: opm keeps an empty raw message, which prints
+    /// as `null` but fails to parse for every property type.
+    #[default]
+    Missing,
+    /// A loaded value, compact as fbc's writer writes it (sorted keys, Go's
+    /// escapes and numbers); decoded again with the catalog loader's rules.
+    Loaded(Box<str>),
+    /// Raw JSON text (compact) that opm writes as it stands: the values of bundle
     /// directories' metadata files (HTML-escaped by Go's `json.Marshal`) and of the
     /// CSV's `olm.properties` annotation (the annotation's own text).
-    Raw(String),
+    Raw(Box<str>),
     /// A value opm encodes from a Go struct, in field order (`olm.package` with a
     /// release, `olm.csv.metadata`).
     Ordered(Node<'static>),
 }
 
 impl Property {
-    /// Decodes one element of a `properties` list (a `property.Property`).
-    /// A property as a catalog file would hold it (tests build their inputs this way).
-    #[cfg(test)]
-    pub(crate) fn new(kind: &str, value: Option<Value>) -> Property {
+    /// A property holding a decoded value (`None`: no `value` key).
+    pub(crate) fn new(kind: impl Into<String>, value: Option<&Value>) -> Property {
         Property {
-            kind: kind.to_owned(),
-            value,
-            encoded: None,
+            kind: kind.into(),
+            stored: value.map_or(Stored::Missing, |value| {
+                Stored::Loaded(compact_text(&Node::from_json(value)).into())
+            }),
         }
     }
 
-    pub(crate) fn decode(decoder: &mut GoDecoder, value: Value, parent: &str) -> Property {
-        let mut property = Property::default();
+    /// A property whose value opm writes as the raw JSON text it was given (valid
+    /// JSON).
+    pub(crate) fn raw(kind: String, text: String) -> Property {
+        Property {
+            kind,
+            stored: Stored::Raw(text.into()),
+        }
+    }
+
+    /// A property whose value opm encodes from a Go struct, in the node's order.
+    pub(crate) fn ordered(kind: String, node: Node<'static>) -> Property {
+        Property {
+            kind,
+            stored: Stored::Ordered(node),
+        }
+    }
+
+    /// Whether the blob had a `value` key.
+    pub(crate) fn has_value(&self) -> bool {
+        !matches!(self.stored, Stored::Missing)
+    }
+
+    /// The value, decoded (`None` when there was no `value` key). Each call decodes
+    /// the text again: read it once where it is needed.
+    pub(crate) fn value(&self) -> Option<Value> {
+        match &self.stored {
+            Stored::Missing => None,
+            Stored::Loaded(text) => crate::catalog::parse_json(text),
+            Stored::Raw(text) => serde_json::from_str(text).ok(),
+            Stored::Ordered(node) => serde_json::from_str(&compact_text(node)).ok(),
+        }
+    }
+
+    /// Decodes one element of a `properties` list (a `property.Property`);
+    /// `inspect` sees the decoded value before it is stored as text.
+    pub(crate) fn decode(
+        decoder: &mut GoDecoder,
+        value: Value,
+        parent: &str,
+        inspect: &mut dyn FnMut(&str, Option<&Value>),
+    ) -> Property {
         let Some(map) = decoder.object(value, parent, "property.Property") else {
-            return property;
+            return Property::default();
         };
+        let mut kind = String::new();
+        let mut found = None;
         for (key, value) in map {
             match match_field(&key, &["type", "value"]) {
-                Some("type") => {
-                    property.kind = decoder.field("type", |d| d.string(value, "Property"));
-                }
-                Some("value") => property.value = Some(value),
+                Some("type") => kind = decoder.field("type", |d| d.string(value, "Property")),
+                Some("value") => found = Some(value),
                 _ => {}
             }
         }
-        property
+        inspect(&kind, found.as_ref());
+        Property::new(kind, found.as_ref())
     }
 
     /// Decodes a `properties` field of a typed blob.
@@ -65,54 +109,56 @@ impl Property {
         value: Value,
         parent: &str,
     ) -> Vec<Property> {
+        Property::decode_list_inspecting(decoder, value, parent, &mut |_, _| {})
+    }
+
+    /// [`Property::decode_list`], with `inspect` seeing each decoded value.
+    pub(crate) fn decode_list_inspecting(
+        decoder: &mut GoDecoder,
+        value: Value,
+        parent: &str,
+        inspect: &mut dyn FnMut(&str, Option<&Value>),
+    ) -> Vec<Property> {
         decoder
             .field("properties", |d| {
                 d.slice(value, parent, "[]property.Property", |d, item| {
-                    Property::decode(d, item, parent)
+                    Property::decode(d, item, parent, inspect)
                 })
             })
             .unwrap_or_default()
     }
 
     pub(crate) fn to_node(&self) -> Node<'_> {
+        let value = match &self.stored {
+            Stored::Missing => Node::Null,
+            Stored::Loaded(text) | Stored::Raw(text) => Node::Raw(text.as_ref().into()),
+            Stored::Ordered(node) => node.clone(),
+        };
         Node::Object(vec![
             ("type".into(), Node::str(&self.kind)),
-            (
-                "value".into(),
-                match &self.encoded {
-                    Some(Encoded::Ordered(node)) => node.clone(),
-                    Some(Encoded::Raw(text)) => Node::Raw {
-                        text: text.as_str().into(),
-                        value: Box::new(self.value.as_ref().map_or(Node::Null, Node::from_json)),
-                    },
-                    None => self.value.as_ref().map_or(Node::Null, Node::from_json),
-                },
-            ),
+            ("value".into(), value),
         ])
     }
 
-    /// The value as opm writes it, compact, and the property rebuilt from that text
-    /// (a round trip that keeps every byte of the output).
+    /// The value as opm writes it, compact (`Property::raw` takes it back and
+    /// keeps every byte of the output).
     pub(crate) fn value_text(&self) -> String {
-        let Node::Object(mut fields) = self.to_node() else {
-            unreachable!("a property is an object");
-        };
-        let (_, value) = fields.pop().expect("a property has a value");
-        let mut text = Vec::new();
-        crate::output::json::write_compact(&value, &mut text);
-        String::from_utf8(text).expect("JSON output is UTF-8")
-    }
-
-    pub(crate) fn from_value_text(kind: String, text: String) -> Option<Property> {
-        let value = serde_json::from_str(&text).ok()?;
-        Some(Property {
-            kind,
-            value: Some(value),
-            encoded: Some(Encoded::Raw(text)),
-        })
+        match &self.stored {
+            Stored::Missing => "null".to_owned(),
+            Stored::Loaded(text) | Stored::Raw(text) => {
+                compact_text(&Node::Raw(text.as_ref().into()))
+            }
+            Stored::Ordered(node) => compact_text(node),
+        }
     }
 
     pub(crate) fn list_node(properties: &[Property]) -> Node<'_> {
         Node::Array(properties.iter().map(Property::to_node).collect())
     }
+}
+
+fn compact_text(node: &Node<'_>) -> String {
+    let mut text = Vec::new();
+    crate::output::json::write_compact(node, &mut text);
+    String::from_utf8(text).expect("JSON output is UTF-8")
 }

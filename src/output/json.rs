@@ -32,7 +32,7 @@ fn write_node(node: &Node<'_>, out: &mut impl Sink, indent: Option<usize>) {
         Node::Bool(false) => out.extend_from_slice(b"false"),
         Node::Number(value) => out.extend_from_slice(number::json(*value).as_bytes()),
         Node::String(text) => write_string(text, out),
-        Node::Raw { text, .. } => write_raw(text, out, indent),
+        Node::Raw(text) => write_raw(text, out, indent),
         Node::Array(items) => {
             out.push(b'[');
             for (index, item) in items.iter().enumerate() {
@@ -138,28 +138,14 @@ pub(crate) fn indent_text(source: &str) -> String {
 /// re-indented from `indent` as Go's encoder does; strings and numbers are copied
 /// byte for byte, so their escapes and spelling are the text's own.
 fn write_raw(source: &str, out: &mut impl Sink, indent: Option<usize>) {
+    let bytes = source.as_bytes();
     let mut depth = indent.unwrap_or_default();
-    let mut in_string = false;
-    let mut escaped = false;
     let mut pending_open = false;
-    for &byte in source.as_bytes() {
-        if in_string {
-            out.push(byte);
-            if escaped {
-                escaped = false;
-            } else if byte == b'\\' {
-                escaped = true;
-            } else if byte == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    let mut position = 0;
+    while position < bytes.len() {
+        let byte = bytes[position];
+        position += 1;
         if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
-            continue;
-        }
-        if indent.is_none() {
-            in_string = byte == b'"';
-            out.push(byte);
             continue;
         }
         let closes = matches!(byte, b'}' | b']');
@@ -174,6 +160,13 @@ fn write_raw(source: &str, out: &mut impl Sink, indent: Option<usize>) {
             newline(out, depth);
         }
         match byte {
+            b'"' => {
+                // A string is copied whole, up to its closing quote.
+                let end = string_end(bytes, position);
+                out.extend_from_slice(&bytes[position - 1..end]);
+                position = end;
+            }
+            _ if indent.is_none() => out.push(byte),
             b'{' | b'[' => {
                 out.push(byte);
                 depth += 1;
@@ -189,13 +182,26 @@ fn write_raw(source: &str, out: &mut impl Sink, indent: Option<usize>) {
                 newline(out, depth);
             }
             b':' => out.extend_from_slice(b": "),
-            b'"' => {
-                in_string = true;
-                out.push(b'"');
-            }
             other => out.push(other),
         }
     }
+}
+
+/// The index just past the closing quote of a string whose content starts at
+/// `from` (the end of the text if it has none).
+fn string_end(bytes: &[u8], from: usize) -> usize {
+    let mut position = from;
+    while let Some(offset) = memchr::memchr2(b'"', b'\\', &bytes[position..]) {
+        let found = position + offset;
+        if bytes[found] == b'"' {
+            return found + 1;
+        }
+        position = found + 2;
+        if position >= bytes.len() {
+            break;
+        }
+    }
+    bytes.len()
 }
 
 #[cfg(test)]
@@ -259,10 +265,7 @@ mod tests {
 
     #[test]
     fn raw_text_is_kept_and_reindented() {
-        let raw = Node::Raw {
-            text: Cow::Borrowed(r#"{"a":["\u003e1",{}],"b":1.0}"#),
-            value: Box::new(Node::Null),
-        };
+        let raw = Node::Raw(Cow::Borrowed(r#"{"a":["\u003e1",{}],"b":1.0}"#));
         let mut out = Vec::new();
         write_pretty(&Node::Array(vec![raw.clone()]), &mut out);
         assert_eq!(

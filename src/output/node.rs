@@ -14,14 +14,17 @@ pub(crate) enum Node<'a> {
     Array(Vec<Node<'a>>),
     /// Fields in output order (the JSON writer keeps it; the YAML writer sorts).
     Object(Vec<(Cow<'a, str>, Node<'a>)>),
-    /// A Go `json.RawMessage`: JSON text that opm copies into its output as it
-    /// stands (only whitespace changes), with its escapes, key order and number
-    /// spelling. The JSON writer writes `text`; the YAML writer, which re-reads
-    /// opm's JSON anyway, writes `value` (the same JSON, decoded).
-    Raw {
-        text: Cow<'a, str>,
-        value: Box<Node<'a>>,
-    },
+    /// A Go `json.RawMessage`, or a loaded value kept as text: JSON that the JSON
+    /// writer copies as it stands (only whitespace changes), with its escapes, key
+    /// order and number spelling; the YAML writer, which re-reads opm's JSON
+    /// anyway, decodes it where it comes to it.
+    Raw(Cow<'a, str>),
+}
+
+/// The value of a [`Node::Raw`]'s text, decoded as the catalog loader decodes JSON
+/// (numbers as `f64`); the text is valid JSON, so `null` is never a stand-in.
+pub(crate) fn decode_raw(text: &str) -> serde_json::Value {
+    crate::catalog::parse_json(text).unwrap_or(serde_json::Value::Null)
 }
 
 impl<'a> Node<'a> {
@@ -47,22 +50,6 @@ impl<'a> Node<'a> {
                 .map(|(key, value)| (Cow::Borrowed(key.as_str()), Node::from_json(value)))
                 .collect(),
         )
-    }
-
-    /// An owned copy of a JSON value.
-    pub(crate) fn owned(value: &serde_json::Value) -> Node<'static> {
-        match value {
-            serde_json::Value::Null => Node::Null,
-            serde_json::Value::Bool(b) => Node::Bool(*b),
-            serde_json::Value::Number(n) => Node::Number(n.as_f64().unwrap_or(f64::NAN)),
-            serde_json::Value::String(s) => Node::String(Cow::Owned(s.clone())),
-            serde_json::Value::Array(items) => Node::Array(items.iter().map(Node::owned).collect()),
-            serde_json::Value::Object(map) => Node::Object(
-                map.iter()
-                    .map(|(key, item)| (Cow::Owned(key.clone()), Node::owned(item)))
-                    .collect(),
-            ),
-        }
     }
 
     pub(crate) fn str(text: &'a str) -> Self {

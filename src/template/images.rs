@@ -186,7 +186,11 @@ fn load_rendered(key: &str) -> Option<RenderedBundle> {
     };
     let properties = pairs("properties")?
         .into_iter()
-        .map(|(kind, value)| crate::model::property::Property::from_value_text(kind, value))
+        .map(|(kind, value)| {
+            // A damaged cache entry is rendered again rather than written out.
+            serde_json::from_str::<serde::de::IgnoredAny>(&value).ok()?;
+            Some(crate::model::property::Property::raw(kind, value))
+        })
         .collect::<Option<Vec<_>>>()?;
     let related_images = pairs("relatedImages")?
         .into_iter()

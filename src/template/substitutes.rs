@@ -203,7 +203,7 @@ fn version_release(bundle: &Bundle, csv: Option<&Value>) -> Result<(Version, Rel
         if found.is_some() {
             return Err("must be exactly one property of type \"olm.package\"".to_owned());
         }
-        let (version, release) = package_value(property.value.clone()).map_err(|error| {
+        let (version, release) = package_value(property.value()).map_err(|error| {
             format!(
                 "unable to unmarshal \"olm.package\" property for bundle {}: {error}",
                 quote(&bundle.name)
@@ -282,7 +282,7 @@ fn substitutes_for(bundle: &Bundle, csv: Option<&Value>) -> bool {
         return annotation(csv);
     }
     for property in &bundle.properties {
-        let Some(value) = &property.value else {
+        let Some(value) = property.value() else {
             continue;
         };
         if property.kind == CSV_METADATA {
@@ -327,9 +327,7 @@ mod tests {
             name: "x".to_owned(),
             properties: values
                 .iter()
-                .map(|value| {
-                    crate::model::property::Property::new("olm.package", Some(value.clone()))
-                })
+                .map(|value| crate::model::property::Property::new("olm.package", Some(value)))
                 .collect(),
             ..Bundle::default()
         }

@@ -83,7 +83,7 @@ impl BundleRenderer for Fake {
                         name: name.clone(),
                         package: package.clone(),
                         image: (*reference).to_owned(),
-                        properties: vec![Property::new("olm.package", Some(value))],
+                        properties: vec![Property::new("olm.package", Some(&value))],
                         related_images: Vec::new(),
                     },
                     csv: csv.clone(),

@@ -115,10 +115,13 @@ pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
             )
         };
         // A missing `value` is an empty raw message, which no decoder accepts.
-        let Some(value) = &property.value else {
+        if !property.has_value() {
             return Err(fail("unexpected end of JSON input".to_owned()));
-        };
+        }
         let Some(known) = known(&property.kind) else {
+            continue;
+        };
+        let Some(value) = &property.value() else {
             continue;
         };
         let mut decoder = GoDecoder::default();
@@ -204,8 +207,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    #[allow(clippy::needless_pass_by_value)] // tests write `Some(json!(...))`
     fn property(kind: &str, value: Option<Value>) -> Property {
-        Property::new(kind, value)
+        Property::new(kind, value.as_ref())
     }
 
     #[test]

@@ -84,11 +84,13 @@ pub(crate) fn check(catalog: &Catalog, collector: &mut Collector) {
             continue;
         }
         for (index, property) in item.properties.iter().enumerate() {
-            let (Some(value), Some(validator)) = (&property.value, validator(&property.kind))
-            else {
+            let Some(validator) = validator(&property.kind) else {
                 continue;
             };
-            for error in validator.iter_errors(value) {
+            let Some(value) = property.value() else {
+                continue;
+            };
+            for error in validator.iter_errors(&value) {
                 let message = format!(
                     "{} property at /properties/{index}/value{}: {error}",
                     property.kind,

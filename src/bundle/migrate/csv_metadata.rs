@@ -13,7 +13,7 @@ use super::schema::{
 use crate::bundle::decode;
 use crate::model::Bundle;
 use crate::model::go_decode::{GoDecoder, field_matches, match_field};
-use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Encoded, Property};
+use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Property};
 use crate::output::node::Node;
 use crate::semver::{Prerelease, Version};
 
@@ -83,14 +83,10 @@ pub(crate) fn migrate_with_csv(bundle: &mut Bundle, csv: &Value) -> Result<(), S
     if bundle.properties.iter().any(|p| p.kind == CSV_METADATA) {
         return Ok(());
     }
-    let mut text = Vec::new();
-    crate::output::json::write_compact(&node, &mut text);
     bundle.properties.retain(|p| p.kind != BUNDLE_OBJECT);
-    bundle.properties.push(Property {
-        kind: CSV_METADATA.to_owned(),
-        value: serde_json::from_slice(&text).ok(),
-        encoded: Some(Encoded::Ordered(node)),
-    });
+    bundle
+        .properties
+        .push(Property::ordered(CSV_METADATA.to_owned(), node));
     Ok(())
 }
 
@@ -101,7 +97,7 @@ fn embedded_csv(bundle: &Bundle) -> Option<Value> {
         .iter()
         .filter(|property| property.kind == BUNDLE_OBJECT)
         .find_map(|property| {
-            let Some(Value::Object(map)) = &property.value else {
+            let Some(Value::Object(map)) = property.value() else {
                 return None;
             };
             let data = map

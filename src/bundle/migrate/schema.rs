@@ -269,10 +269,7 @@ pub(crate) fn encode(schema: &Schema, slots: Vec<Slot>) -> Node<'static> {
 /// for a CSV that Go marshalled is its `json.Marshal` form (sorted keys, HTML
 /// escapes, exact integers).
 fn raw(value: &Value) -> Node<'static> {
-    Node::Raw {
-        text: Cow::Owned(crate::bundle::marshal::marshal(value)),
-        value: Box::new(Node::owned(value)),
-    }
+    Node::Raw(Cow::Owned(crate::bundle::marshal::marshal(value)))
 }
 
 /// Decodes a value into `schema`'s fields with Go's rules; type errors go to the

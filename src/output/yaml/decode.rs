@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use super::YamlWriteError;
 use crate::bytes::{self, byte_table};
-use crate::output::node::Node;
+use crate::output::node::{self, Node};
 
 const NEL: char = '\u{85}';
 
@@ -38,7 +38,7 @@ fn check_node(node: &Node<'_>, line: &mut usize) -> Result<(), YamlWriteError> {
             }
             check_node(value, line)
         }),
-        Node::Raw { value, .. } => check_node(value, line),
+        Node::Raw(text) => check_node(&Node::from_json(&node::decode_raw(text)), line),
         Node::Null | Node::Bool(_) | Node::Number(_) => Ok(()),
     }
 }

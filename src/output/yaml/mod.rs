@@ -17,7 +17,7 @@ mod timestamp;
 
 use std::borrow::Cow;
 
-use super::node::Node;
+use super::node::{self, Node};
 use super::sink::Sink;
 
 /// yaml.v2's `best_width`: plain and quoted scalars fold at spaces beyond it.
@@ -106,7 +106,7 @@ struct Emitter<'o, S: Sink> {
 impl<S: Sink> Emitter<'_, S> {
     fn node(&mut self, node: &Node<'_>, context: Context) {
         match node {
-            Node::Raw { value, .. } => self.node(value, context),
+            Node::Raw(text) => self.node(&Node::from_json(&node::decode_raw(text)), context),
             Node::Null => self.token("null"),
             Node::Bool(true) => self.token("true"),
             Node::Bool(false) => self.token("false"),
