@@ -16,9 +16,11 @@ pub(crate) fn package(
         schema: "olm.package".to_owned(),
         name: name.to_owned(),
         default_channel: default_channel.to_owned(),
-        icon: icon.map(|(data, media_type)| Icon {
-            data: Some(data),
-            media_type,
+        icon: icon.map(|(data, media_type)| {
+            Box::new(Icon {
+                data: Some(data),
+                media_type,
+            })
         }),
         description: description.unwrap_or_default(),
         properties: Vec::new(),

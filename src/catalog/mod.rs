@@ -80,12 +80,22 @@ impl Catalog {
 
     /// Appends another catalog's blobs after this one's, kind by kind.
     pub(crate) fn extend(&mut self, other: Catalog) {
-        self.packages.extend(other.packages);
-        self.channels.extend(other.channels);
-        self.bundles.extend(other.bundles);
-        self.deprecations.extend(other.deprecations);
-        self.others.extend(other.others);
-        self.implicit.extend(other.implicit);
+        append(&mut self.packages, other.packages);
+        append(&mut self.channels, other.channels);
+        append(&mut self.bundles, other.bundles);
+        append(&mut self.deprecations, other.deprecations);
+        append(&mut self.others, other.others);
+        append(&mut self.implicit, other.implicit);
+    }
+}
+
+/// `items` after `list`; an empty `list` takes over `items` (one file's blobs are
+/// not copied: a catalog of one large file would briefly exist twice).
+fn append<T>(list: &mut Vec<T>, mut items: Vec<T>) {
+    if list.is_empty() {
+        std::mem::swap(list, &mut items);
+    } else {
+        list.append(&mut items);
     }
 }
 

@@ -12,7 +12,8 @@ pub(crate) struct Package {
     pub(crate) schema: String,
     pub(crate) name: String,
     pub(crate) default_channel: String,
-    pub(crate) icon: Option<Icon>,
+    /// Boxed: most packages have none, and a package blob can be a few bytes.
+    pub(crate) icon: Option<Box<Icon>>,
     pub(crate) description: String,
     pub(crate) properties: Vec<Property>,
 }
@@ -48,7 +49,11 @@ impl Package {
                     package.default_channel =
                         decoder.field("defaultChannel", |d| d.string(value, "Package"));
                 }
-                Some("icon") => package.icon = decoder.field("icon", |d| Icon::decode(d, value)),
+                Some("icon") => {
+                    package.icon = decoder
+                        .field("icon", |d| Icon::decode(d, value))
+                        .map(Box::new);
+                }
                 Some("description") => {
                     package.description =
                         decoder.field("description", |d| d.string(value, "Package"));

@@ -3,7 +3,6 @@
 //! deprecations; package-less other blobs last. Blobs without a package are dropped,
 //! as opm drops them.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
 use super::node::Node;
@@ -54,75 +53,57 @@ impl<'a> Blob<'a> {
     }
 }
 
-/// The blobs of one package, in the order they are written.
-#[derive(Default)]
-struct Group<'a> {
-    packages: Vec<Blob<'a>>,
-    channels: Vec<(&'a str, Blob<'a>)>,
-    bundles: Vec<(&'a str, Blob<'a>)>,
-    others: Vec<(&'a str, Blob<'a>)>,
-    deprecations: Vec<Blob<'a>>,
+impl Blob<'_> {
+    /// Where the blob goes: blobs with a package first, by package name; in a
+    /// package, its package blobs, channels by name, bundles by name, other blobs by
+    /// schema, deprecations. Equal keys keep load order (opm leaves it unspecified).
+    fn order(&self) -> (bool, &str, u8, &str) {
+        match *self {
+            Blob::Package(package) => (false, &package.name, 0, ""),
+            Blob::Channel(channel) => (false, &channel.package, 1, &channel.name),
+            Blob::Bundle(bundle) => (false, &bundle.package, 2, &bundle.name),
+            // Other blobs without a package go last, in load order.
+            Blob::Other(other) if other.package.is_empty() => (true, "", 3, ""),
+            Blob::Other(other) => (false, &other.package, 3, &other.schema),
+            Blob::Deprecation(deprecation) => (false, &deprecation.package, 4, ""),
+        }
+    }
 }
 
-fn group<'m, 'a>(
-    groups: &'m mut BTreeMap<&'a str, Group<'a>>,
-    package: &'a str,
-) -> &'m mut Group<'a> {
-    groups.entry(package).or_default()
-}
-
-/// The blobs of `catalog` in output order.
+/// The blobs of `catalog` in output order: one entry of two words per blob, sorted
+/// in place, so that ordering a catalog of many small blobs costs little memory.
 fn ordered_blobs(catalog: &Catalog) -> Vec<Blob<'_>> {
-    let mut groups: BTreeMap<&str, Group<'_>> = BTreeMap::new();
-    for package in catalog.packages.iter().map(|located| &located.item) {
-        if !package.name.is_empty() {
-            group(&mut groups, &package.name)
-                .packages
-                .push(Blob::Package(package));
-        }
-    }
-    for channel in catalog.channels.iter().map(|located| &located.item) {
-        if !channel.package.is_empty() {
-            let blob = (channel.name.as_str(), Blob::Channel(channel));
-            group(&mut groups, &channel.package).channels.push(blob);
-        }
-    }
-    for bundle in catalog.bundles.iter().map(|located| &located.item) {
-        if !bundle.package.is_empty() {
-            let blob = (bundle.name.as_str(), Blob::Bundle(bundle));
-            group(&mut groups, &bundle.package).bundles.push(blob);
-        }
-    }
-    let mut root_others = Vec::new();
-    for other in catalog.others.iter().map(|located| &located.item) {
-        if other.package.is_empty() {
-            root_others.push(Blob::Other(other));
-        } else {
-            let blob = (other.schema.as_str(), Blob::Other(other));
-            group(&mut groups, &other.package).others.push(blob);
-        }
-    }
-    for deprecation in catalog.deprecations.iter().map(|located| &located.item) {
-        if !deprecation.package.is_empty() {
-            let blob = Blob::Deprecation(deprecation);
-            group(&mut groups, &deprecation.package)
-                .deprecations
-                .push(blob);
-        }
-    }
-    let mut blobs = Vec::new();
-    for (_, mut group) in groups {
-        // Stable sorts: equal names keep load order (opm leaves it unspecified).
-        group.channels.sort_by(|a, b| a.0.cmp(b.0));
-        group.bundles.sort_by(|a, b| a.0.cmp(b.0));
-        group.others.sort_by(|a, b| a.0.cmp(b.0));
-        blobs.extend(group.packages);
-        blobs.extend(group.channels.into_iter().map(|(_, blob)| blob));
-        blobs.extend(group.bundles.into_iter().map(|(_, blob)| blob));
-        blobs.extend(group.others.into_iter().map(|(_, blob)| blob));
-        blobs.extend(group.deprecations);
-    }
-    blobs.extend(root_others);
+    let mut blobs = Vec::with_capacity(
+        catalog.packages.len()
+            + catalog.channels.len()
+            + catalog.bundles.len()
+            + catalog.others.len()
+            + catalog.deprecations.len(),
+    );
+    // Blobs without a package are dropped, as opm drops them.
+    blobs.extend(
+        (catalog.packages.iter().map(|l| &l.item))
+            .filter(|package| !package.name.is_empty())
+            .map(Blob::Package),
+    );
+    blobs.extend(
+        (catalog.channels.iter().map(|l| &l.item))
+            .filter(|channel| !channel.package.is_empty())
+            .map(Blob::Channel),
+    );
+    blobs.extend(
+        (catalog.bundles.iter().map(|l| &l.item))
+            .filter(|bundle| !bundle.package.is_empty())
+            .map(Blob::Bundle),
+    );
+    blobs.extend(catalog.others.iter().map(|l| Blob::Other(&l.item)));
+    blobs.extend(
+        (catalog.deprecations.iter().map(|l| &l.item))
+            .filter(|deprecation| !deprecation.package.is_empty())
+            .map(Blob::Deprecation),
+    );
+    // A stable sort: load order is kept within each kind.
+    blobs.sort_by(|a, b| a.order().cmp(&b.order()));
     blobs
 }
 
@@ -163,10 +144,14 @@ pub(crate) fn named_blobs(catalog: &Catalog) -> Vec<NamedBlob> {
         .collect()
 }
 
-/// Blobs encoded per parallel task, and tasks per window written at once: enough
-/// work for every core while only a few megabytes of output wait in memory.
-const BLOBS_PER_TASK: usize = 4;
+/// Tasks per window written at once, and the output a task aims at: enough work
+/// for every core and little scheduling per blob, while only a few megabytes of
+/// output wait in memory.
 const TASKS_PER_WINDOW: usize = 8;
+const TASK_TARGET: usize = 64 << 10;
+/// Blobs per task: from a few (bundles of hundreds of kilobytes) to many (blobs of
+/// a few bytes), as the blobs written so far suggest.
+const BLOBS_PER_TASK: std::ops::RangeInclusive<usize> = 4..=1024;
 /// Most bytes a task keeps in memory; past it, its blobs are written again
 /// straight to the output, so a window never holds more than a few of these.
 const TASK_CAP: usize = 8 << 20;
@@ -188,19 +173,30 @@ pub(crate) fn write_catalog(
     {
         return Err(error.into());
     }
-    for window in blobs.chunks(BLOBS_PER_TASK * TASKS_PER_WINDOW) {
+    let (mut written, mut bytes_written) = (0, 0);
+    let mut rest = &blobs[..];
+    while !rest.is_empty() {
+        let per_task = (TASK_TARGET * written)
+            .checked_div(bytes_written)
+            .unwrap_or(0)
+            .clamp(*BLOBS_PER_TASK.start(), *BLOBS_PER_TASK.end());
+        let (window, after) = rest.split_at((per_task * TASKS_PER_WINDOW).min(rest.len()));
+        rest = after;
         let parts: Vec<Result<Option<Vec<u8>>, WriteError>> = window
-            .par_chunks(BLOBS_PER_TASK)
+            .par_chunks(per_task)
             .map(|task| {
                 let mut sink = Capped::new(TASK_CAP);
                 encode(task, format, &mut sink)?;
                 Ok(sink.into_bytes())
             })
             .collect();
-        for (task, part) in window.chunks(BLOBS_PER_TASK).zip(parts) {
+        for (task, part) in window.chunks(per_task).zip(parts) {
+            written += task.len();
             if let Some(bytes) = part? {
+                bytes_written += bytes.len();
                 out.write_all(&bytes)?;
             } else {
+                bytes_written += TASK_CAP;
                 let mut sink = Spill::new(&mut *out, SPILL_SIZE);
                 encode(task, format, &mut sink)?;
                 sink.finish()?;
@@ -225,6 +221,51 @@ fn encode(blobs: &[Blob<'_>], format: Format, sink: &mut impl Sink) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// opm's order: packages by name, and in each its package blob, channels and
+    /// bundles by name, other blobs by schema, deprecations; blobs without a package
+    /// dropped, except other blobs, which come last in load order.
+    #[test]
+    fn blobs_are_written_in_opm_order() {
+        let text = [
+            r#"{"schema":"z.custom","name":"root-1"}"#,
+            r#"{"schema":"olm.bundle","package":"b","name":"b.v2"}"#,
+            r#"{"schema":"olm.deprecations","package":"a"}"#,
+            r#"{"schema":"olm.channel","package":"a","name":"stable"}"#,
+            r#"{"schema":"a.custom","name":"root-2"}"#,
+            r#"{"schema":"olm.package","name":"b"}"#,
+            r#"{"schema":"olm.channel","package":"a","name":"alpha"}"#,
+            r#"{"schema":"olm.bundle","package":"b","name":"b.v1"}"#,
+            r#"{"schema":"olm.channel","name":"orphan"}"#,
+            r#"{"schema":"c.custom","package":"a","name":"x"}"#,
+            r#"{"schema":"b.custom","package":"a","name":"y"}"#,
+            r#"{"schema":"olm.package","name":"a"}"#,
+        ]
+        .join("\n");
+        let catalog =
+            crate::catalog::decode_bytes(std::path::Path::new("c.json"), text.into_bytes())
+                .expect("a catalog");
+        let order: Vec<String> = named_blobs(&catalog)
+            .into_iter()
+            .map(|blob| format!("{}/{}/{}", blob.package, blob.kind, blob.name))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "a/package/a",
+                "a/channel/alpha",
+                "a/channel/stable",
+                "a/b.custom/y",
+                "a/c.custom/x",
+                "a/deprecations/a",
+                "b/package/b",
+                "b/bundle/b.v1",
+                "b/bundle/b.v2",
+                "/z.custom/root-1",
+                "/a.custom/root-2",
+            ]
+        );
+    }
 
     /// Blobs nested deeply enough that a task's output passes `TASK_CAP` are
     /// written straight to the output, byte for byte as when buffered.

@@ -431,7 +431,8 @@ fn package_metadata(package: &mut Package, csv: &Value) {
                 .into_iter()
                 .next()
                 .flatten()
-                .or_else(|| Some(Icon::default()));
+                .or_else(|| Some(Icon::default()))
+                .map(Box::new);
         }
     }
 }

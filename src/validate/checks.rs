@@ -148,7 +148,7 @@ impl<'a> PackageChecker<'_, 'a> {
         entry: &'a ChannelEntry,
     ) -> Option<ErrorTree> {
         let mut node = ErrorTree::node(format!("invalid bundle {}", quote(name)));
-        let blob = self.package.bundles.get(name);
+        let blob = self.package.bundles.get(name).map(AsRef::as_ref);
         let deprecation = channel.deprecated_bundles.get(name).copied();
         let problems = bundle_problems(self.package.name(), entry, blob, deprecation);
         for (rule, message, level) in problems {
@@ -187,7 +187,7 @@ impl<'a> PackageChecker<'_, 'a> {
         let mut real: BTreeMap<String, BTreeSet<&'a str>> = BTreeMap::new();
         for channel in self.package.channels.values() {
             for name in channel.entries.keys() {
-                let blob = self.package.bundles.get(name);
+                let blob = self.package.bundles.get(name).map(AsRef::as_ref);
                 let version = blob.map_or_else(|| "0.0.0".to_owned(), BundleBlob::version_string);
                 all.entry(version.clone()).or_default().insert(name);
                 if blob.is_some_and(|blob| blob.converted) {

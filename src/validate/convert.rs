@@ -152,13 +152,13 @@ fn add_channel<'a>(
     }
     package.channels.insert(
         name,
-        ModelChannel {
+        Box::new(ModelChannel {
             name,
             blob: Some(channel),
             entries,
             deprecation: None,
             deprecated_bundles: std::collections::BTreeMap::new(),
-        },
+        }),
     );
 }
 
@@ -217,7 +217,7 @@ fn add_bundle<'a>(model: &mut Model<'a>, bundle: &'a Located<Bundle>, collector:
         );
         collector.fail_fast(finding(Rule::BundleNotInChannel, message));
     }
-    package.bundles.insert(name, blob);
+    package.bundles.insert(name, Box::new(blob));
 }
 
 /// The checks of one bundle blob in opm's order; fills in version and release.
@@ -316,6 +316,7 @@ fn check_entries_have_bundles(model: &Model<'_>, collector: &mut Collector) {
             .channels
             .values()
             .filter(|channel| channel.blob.is_some())
+            .map(AsRef::as_ref)
             .collect();
         channels.sort_by_key(|channel| channel.blob.map(|blob| &blob.location));
         let last = channels.last().map(|channel| channel.name);
@@ -365,13 +366,13 @@ fn add_missing_default_channels(model: &mut Model<'_>) {
         package.has_default = true;
         package.channels.insert(
             name,
-            ModelChannel {
+            Box::new(ModelChannel {
                 name,
                 blob: None,
                 entries: std::collections::BTreeMap::new(),
                 deprecation: None,
                 deprecated_bundles: std::collections::BTreeMap::new(),
-            },
+            }),
         );
     }
 }

@@ -22,9 +22,11 @@ pub(crate) struct ModelPackage<'a> {
     pub(crate) blob: &'a Located<Package>,
     /// Whether opm found (or made up) the default channel.
     pub(crate) has_default: bool,
-    pub(crate) channels: BTreeMap<&'a str, ModelChannel<'a>>,
+    /// Channels and bundles are boxed: a map's node holds room for eleven values,
+    /// which for a catalog of many one-bundle packages is most of its memory.
+    pub(crate) channels: BTreeMap<&'a str, Box<ModelChannel<'a>>>,
     /// The bundle blobs of the package by name (the first of each name).
-    pub(crate) bundles: BTreeMap<&'a str, BundleBlob<'a>>,
+    pub(crate) bundles: BTreeMap<&'a str, Box<BundleBlob<'a>>>,
     pub(crate) deprecation: Option<Mark<'a>>,
 }
 
