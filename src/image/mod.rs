@@ -417,9 +417,8 @@ pub(crate) fn current_digests(references: &[&str], options: PullOptions) -> Vec<
                     let index = *index;
                     set.spawn(async move {
                         for (reference, client, credentials) in attempts {
-                            if let Ok(digest) =
-                                client.fetch_manifest_digest(&reference, &credentials).await
-                            {
+                            let request = client.fetch_manifest_digest(&reference, &credentials);
+                            if let Ok(digest) = bounded("manifest", request, 0).await {
                                 return (index, Some(digest));
                             }
                         }
@@ -498,6 +497,16 @@ enum FetchError {
     TooLarge { size: u64, limit: String },
     #[error("not in the cache")]
     NotCached,
+    #[error(
+        "the registry did not finish the {what} request within {} s (FBC_PULL_TIMEOUT{})",
+        .limit.as_secs(),
+        if *.layer { ", plus a second per 64 KiB of the layer" } else { "" }
+    )]
+    Timeout {
+        what: &'static str,
+        limit: std::time::Duration,
+        layer: bool,
+    },
 }
 
 async fn fetch(
@@ -517,7 +526,14 @@ async fn fetch(
     let digest = match (reference.digest().or(known), cache) {
         (Some(digest), _) => Some(digest.to_owned()),
         (None, Some(cache)) if offline => cache.tag(written),
-        (None, Some(_)) => Some(client.fetch_manifest_digest(reference, credentials).await?),
+        (None, Some(_)) => Some(
+            bounded(
+                "manifest",
+                client.fetch_manifest_digest(reference, credentials),
+                0,
+            )
+            .await?,
+        ),
         (None, None) => None,
     };
     let cached = digest
@@ -539,9 +555,12 @@ async fn fetch(
             ),
             _ => reference.clone(),
         };
-        let (manifest, _digest, config) = client
-            .pull_manifest_and_config(&target, credentials)
-            .await?;
+        let (manifest, _digest, config) = bounded(
+            "manifest and config",
+            client.pull_manifest_and_config(&target, credentials),
+            0,
+        )
+        .await?;
         (manifest, config)
     };
     // Refuse what is too large before downloading any of it.
@@ -580,7 +599,13 @@ async fn fetch(
             limit: u64::try_from(layer.size).unwrap_or(0),
         };
         // oci-client checks the content against the layer's digest.
-        client.pull_blob(reference, layer, &mut writer).await?;
+        let size = u64::try_from(layer.size).unwrap_or(0);
+        bounded(
+            "layer",
+            client.pull_blob(reference, layer, &mut writer),
+            size,
+        )
+        .await?;
         downloaded += writer.written;
         layers.push(match cache {
             Some(cache) => cache.keep(&layer.digest, file),
@@ -597,6 +622,29 @@ async fn fetch(
         }
     }
     Ok((manifest, config, layers, downloaded))
+}
+
+/// Bytes a layer may take a second to arrive: a layer's deadline grows with its size.
+const SLOWEST_RATE: u64 = 64 << 10;
+
+/// Runs one registry request within FBC_PULL_TIMEOUT (plus a second per
+/// [`SLOWEST_RATE`] bytes of a layer of `size` bytes): the client's read timeout
+/// only bounds silence, and a registry dripping a byte at a time never falls silent.
+async fn bounded<T>(
+    what: &'static str,
+    request: impl Future<Output = Result<T, oci_client::errors::OciDistributionError>>,
+    size: u64,
+) -> Result<T, FetchError> {
+    let base = crate::limits::get().pull_timeout;
+    let limit = base.saturating_add(std::time::Duration::from_secs(size / SLOWEST_RATE));
+    match tokio::time::timeout(limit, request).await {
+        Ok(result) => Ok(result?),
+        Err(_) => Err(FetchError::Timeout {
+            what,
+            limit,
+            layer: size > 0,
+        }),
+    }
 }
 
 /// A file written by the async blob download, refusing more than `limit` bytes.

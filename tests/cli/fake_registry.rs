@@ -19,6 +19,8 @@ pub(crate) enum Answer {
         sent: Vec<u8>,
         total: usize,
     },
+    /// `200 OK` with this content type and body, sent a byte every `interval`.
+    Drip(&'static str, Vec<u8>, Duration),
     NotFound,
 }
 
@@ -86,6 +88,22 @@ fn serve(stream: TcpStream, answer: &dyn Fn(&str) -> Answer) {
                 let _ = writer.flush();
                 std::thread::sleep(Duration::from_secs(3600));
                 return;
+            }
+            Answer::Drip(content_type, body, interval) => {
+                let _ = writer.write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+                        body.len()
+                    )
+                    .as_bytes(),
+                );
+                for byte in body {
+                    if writer.write_all(&[byte]).and_then(|()| writer.flush()).is_err() {
+                        return;
+                    }
+                    std::thread::sleep(interval);
+                }
+                Ok(())
             }
             Answer::NotFound => writer.write_all(
                 b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",

@@ -857,6 +857,41 @@ mod images {
         assert_pull_fails(&output, &format!("failed to pull image \"{reference}\""));
     }
 
+    /// A registry that keeps the connection alive with a byte every half second is
+    /// never silent for FBC_PULL_TIMEOUT: the timeout bounds the whole request.
+    #[test]
+    fn a_registry_that_drips_times_out_with_a_message() {
+        let layer = gzip(&tar_of_zeros(10));
+        let manifest_body = manifest(CONFIG, &layer);
+        let dripping_manifest = fake_registry::start(move |_| {
+            Answer::Drip(
+                MANIFEST_TYPE,
+                manifest_body.clone(),
+                Duration::from_millis(500),
+            )
+        });
+        let reference = format!("{}/test/image:v1", dripping_manifest.address);
+        let started = Instant::now();
+        let output = pull(&reference, &[("FBC_PULL_TIMEOUT", "2")]);
+        assert!(started.elapsed() < Duration::from_secs(20));
+        assert_pull_fails(&output, "within 2 s (FBC_PULL_TIMEOUT)");
+
+        let reference = serve_image(manifest(CONFIG, &layer), layer, |layer| {
+            Answer::Drip(
+                "application/octet-stream",
+                layer.to_vec(),
+                Duration::from_millis(500),
+            )
+        });
+        let started = Instant::now();
+        let output = pull(&format!("{reference}:v1"), &[("FBC_PULL_TIMEOUT", "2")]);
+        assert!(started.elapsed() < Duration::from_secs(20));
+        assert_pull_fails(
+            &output,
+            "did not finish the layer request within 2 s (FBC_PULL_TIMEOUT, plus a second per 64 KiB of the layer)",
+        );
+    }
+
     fn entries(dir: &Path) -> Vec<String> {
         let mut found = Vec::new();
         if let Ok(listing) = std::fs::read_dir(dir) {
