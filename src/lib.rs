@@ -51,6 +51,14 @@ impl From<ExitStatus> for std::process::ExitCode {
 pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
     limits::init()?;
     interrupt::install();
+    let outcome = run_command(cli);
+    // An interrupted command that returns (its workers stopped) leaves the exit to
+    // the handler, which is still removing what they wrote.
+    interrupt::wait_if_stopping();
+    outcome
+}
+
+fn run_command(cli: cli::Cli) -> miette::Result<ExitStatus> {
     match cli.command {
         cli::Command::Render(args) => commands::render::run(&args),
         cli::Command::Validate(args) => commands::validate::run(&args),

@@ -587,26 +587,8 @@ async fn fetch(
         if offline {
             return Err(FetchError::NotCached);
         }
-        let file = match cache.and_then(cache::Cache::download_file) {
-            Some(file) => file,
-            None => tempfile::NamedTempFile::new().map_err(FetchError::File)?,
-        };
-        let _interrupt = crate::interrupt::remove_on_interrupt(file.path());
-        let mut writer = LimitedWriter {
-            file: file.as_file().try_clone().map_err(FetchError::File)?,
-            written: 0,
-            // The registry may not send more than the manifest declares.
-            limit: u64::try_from(layer.size).unwrap_or(0),
-        };
-        // oci-client checks the content against the layer's digest.
-        let size = u64::try_from(layer.size).unwrap_or(0);
-        bounded(
-            "layer",
-            client.pull_blob(reference, layer, &mut writer),
-            size,
-        )
-        .await?;
-        downloaded += writer.written;
+        let (file, written, _interrupt) = download(client, reference, layer, cache).await?;
+        downloaded += written;
         layers.push(match cache {
             Some(cache) => cache.keep(&layer.digest, file),
             None => LayerFile::Temporary(file.into_temp_path()),
@@ -624,10 +606,40 @@ async fn fetch(
     Ok((manifest, config, layers, downloaded))
 }
 
+/// Downloads one layer into a new file (in the cache, when there is one): the file,
+/// the bytes written, and what removes the file if the run is interrupted.
+async fn download(
+    client: &Client,
+    reference: &Reference,
+    layer: &oci_client::manifest::OciDescriptor,
+    cache: Option<&cache::Cache>,
+) -> Result<(tempfile::NamedTempFile, u64, crate::interrupt::Guard), FetchError> {
+    let file = match cache.and_then(cache::Cache::download_file) {
+        Some(file) => file,
+        None => tempfile::NamedTempFile::new().map_err(FetchError::File)?,
+    };
+    let interrupt = crate::interrupt::remove_on_interrupt(file.path());
+    // The registry may not send more than the manifest declares.
+    let size = u64::try_from(layer.size).unwrap_or(0);
+    let mut writer = LimitedWriter {
+        file: file.as_file().try_clone().map_err(FetchError::File)?,
+        written: 0,
+        limit: size,
+    };
+    // oci-client checks the content against the layer's digest.
+    bounded(
+        "layer",
+        client.pull_blob(reference, layer, &mut writer),
+        size,
+    )
+    .await?;
+    Ok((file, writer.written, interrupt))
+}
+
 /// Bytes a layer may take a second to arrive: a layer's deadline grows with its size.
 const SLOWEST_RATE: u64 = 64 << 10;
 
-/// Runs one registry request within FBC_PULL_TIMEOUT (plus a second per
+/// Runs one registry request within `FBC_PULL_TIMEOUT` (plus a second per
 /// [`SLOWEST_RATE`] bytes of a layer of `size` bytes): the client's read timeout
 /// only bounds silence, and a registry dripping a byte at a time never falls silent.
 async fn bounded<T>(

@@ -24,6 +24,8 @@ pub(crate) enum UnpackError {
     },
     #[error("reading the layer: {0}")]
     Archive(#[source] std::io::Error),
+    #[error("interrupted")]
+    Interrupted,
     #[error(
         "the layers unpack to more than {limit} (FBC_MAX_IMAGE_SIZE; raise it for a larger image)"
     )]
@@ -119,6 +121,9 @@ pub(crate) fn layer(
 fn apply(reader: impl Read, root: &Path) -> Result<(), UnpackError> {
     let mut archive = tar::Archive::new(reader);
     for entry in archive.entries().map_err(UnpackError::Archive)? {
+        if crate::interrupt::stopping() {
+            return Err(UnpackError::Interrupted);
+        }
         let mut entry = entry.map_err(UnpackError::Archive)?;
         let raw = entry.path().map_err(UnpackError::Archive)?.into_owned();
         let shown = raw.display().to_string();

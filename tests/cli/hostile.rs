@@ -858,7 +858,7 @@ mod images {
     }
 
     /// A registry that keeps the connection alive with a byte every half second is
-    /// never silent for FBC_PULL_TIMEOUT: the timeout bounds the whole request.
+    /// never silent for `FBC_PULL_TIMEOUT`: the timeout bounds the whole request.
     #[test]
     fn a_registry_that_drips_times_out_with_a_message() {
         let layer = gzip(&tar_of_zeros(10));
@@ -903,6 +903,61 @@ mod images {
             }
         }
         found
+    }
+
+    /// SIGINT or SIGTERM while a layer of many files is being unpacked: the
+    /// workers stop before their directory is removed, so nothing is left.
+    #[test]
+    fn a_signal_during_an_unpack_leaves_nothing() {
+        let mut builder = tar::Builder::new(Vec::new());
+        for index in 0..20_000 {
+            let mut header = tar::Header::new_gnu();
+            header.set_size(64);
+            header.set_mode(0o644);
+            header.set_cksum();
+            let path = format!("configs/d{}/f{index}.json", index % 100);
+            builder
+                .append_data(&mut header, path, &[b' '; 64][..])
+                .expect("archived");
+        }
+        let layer = gzip(&builder.into_inner().expect("a tar"));
+        let reference = serve_image(manifest(CONFIG, &layer), layer, body);
+        for signal in ["-INT", "-TERM", "-INT", "-TERM"] {
+            let temp = tempfile::tempdir().expect("a directory");
+            let mut child = fbc()
+                .env("TMPDIR", temp.path())
+                .args([
+                    "render",
+                    "--use-http",
+                    "--no-cache",
+                    &format!("{reference}:v1"),
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("fbc runs");
+            // Wait until files are being unpacked.
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while entries(temp.path()).len() < 50 {
+                assert!(Instant::now() < deadline, "no unpack started");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let killed = Command::new("kill")
+                .args([signal, &child.id().to_string()])
+                .status()
+                .expect("kill runs");
+            assert!(killed.success());
+            let status = child.wait().expect("fbc ends");
+            let left = entries(temp.path());
+            assert!(
+                left.is_empty(),
+                "{signal}: {} left, e.g. {:?}",
+                left.len(),
+                left.first()
+            );
+            // Interrupted (130), unless the unpack had just finished.
+            assert!(matches!(status.code(), Some(130 | 0)), "{signal}: {status}");
+        }
     }
 
     #[test]
