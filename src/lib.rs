@@ -22,6 +22,7 @@ mod model;
 mod output;
 mod semver;
 mod semver_range;
+mod shown;
 mod stale;
 mod template;
 mod validate;

@@ -20,7 +20,7 @@ pub(crate) enum LoadError {
         help: Option<String>,
     },
 
-    #[error("{path}: the file is not valid UTF-8 at line {line}, column {column}")]
+    #[error("{}: the file is not valid UTF-8 at line {line}, column {column}", crate::shown::path(.path, crate::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::invalid_utf8),
         help(
@@ -34,14 +34,14 @@ pub(crate) enum LoadError {
     },
 
     /// The I/O error is the message, not a cause: miette would print it twice.
-    #[error("{path}: {error}")]
+    #[error("{}: {error}", crate::shown::path(.path, crate::shown::Form::Text))]
     #[diagnostic(code(fbc::catalog::io))]
     Io {
         path: PathBuf,
         error: std::io::Error,
     },
 
-    #[error("{path}: not a regular file")]
+    #[error("{}: not a regular file", crate::shown::path(.path, crate::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::special_file),
         help(
@@ -50,7 +50,7 @@ pub(crate) enum LoadError {
     )]
     SpecialFile { path: PathBuf },
 
-    #[error("{path}: a symbolic link to a directory cannot be read as a catalog file")]
+    #[error("{}: a symbolic link to a directory cannot be read as a catalog file", crate::shown::path(.path, crate::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::directory_link),
         help(
@@ -61,7 +61,7 @@ pub(crate) enum LoadError {
 
     /// A reference that does not exist: `render` and `graph` take it for an image,
     /// `validate` (directories only, as opm's) reports it with opm's text.
-    #[error("stat {}: no such file or directory", .reference.display())]
+    #[error("stat {}: no such file or directory", crate::shown::path(.reference, crate::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::missing),
         help(
@@ -70,14 +70,14 @@ pub(crate) enum LoadError {
     )]
     ImageReference { reference: PathBuf },
 
-    #[error("{path}: the file is larger than {}", crate::limits::show_size(*.limit))]
+    #[error("{}: the file is larger than {}", crate::shown::path(.path, crate::shown::Form::Text), crate::limits::show_size(*.limit))]
     #[diagnostic(
         code(fbc::catalog::too_large),
         help("set FBC_MAX_FILE_SIZE (for example FBC_MAX_FILE_SIZE=2GiB) to read larger files")
     )]
     TooLarge { path: PathBuf, limit: u64 },
 
-    #[error("{path}: bufio.Scanner: token too long")]
+    #[error("{}: bufio.Scanner: token too long", crate::shown::path(.path, crate::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::ignore_line_too_long),
         help("opm reads `.indexignore` lines of at most 65535 bytes; split the line")
@@ -95,7 +95,7 @@ pub(crate) enum LoadError {
 }
 
 fn not_a_directory(path: &std::path::Path, reference: bool) -> String {
-    let path = crate::go::fmt::quote(&path.display().to_string());
+    let path = crate::go::fmt::quote(&crate::shown::path(path, crate::shown::Form::Text));
     if reference {
         format!("render reference {path}: ref {path} is not a directory: not allowed")
     } else {
@@ -105,7 +105,7 @@ fn not_a_directory(path: &std::path::Path, reference: bool) -> String {
 
 /// Every file that could not be loaded, sorted by path.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{}: {} could not be loaded", .root.display(), describe(.errors.len()))]
+#[error("{}: {} could not be loaded", crate::shown::path(.root, crate::shown::Form::Text), describe(.errors.len()))]
 #[diagnostic(code(fbc::catalog::load))]
 pub(crate) struct LoadErrors {
     pub(crate) root: PathBuf,

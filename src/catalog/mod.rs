@@ -35,7 +35,8 @@ pub(crate) struct Location {
 
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}:{}", self.file.display(), self.line, self.column)
+        let file = crate::shown::path(&self.file, crate::shown::Form::Text);
+        write!(f, "{file}:{}:{}", self.line, self.column)
     }
 }
 
@@ -244,7 +245,10 @@ fn invalid_file(
     let position = position.min(text.len());
     LoadError::InvalidFile {
         message,
-        source_code: NamedSource::new(path.display().to_string(), Arc::from(text)),
+        source_code: NamedSource::new(
+            crate::shown::path(path, crate::shown::Form::Text),
+            Arc::from(text),
+        ),
         at: (position, 0).into(),
         help,
     }

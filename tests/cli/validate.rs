@@ -449,3 +449,36 @@ fn yaml_output_has_opm_shape() {
         assert_matches_file(&text, &testdata(&format!("validate/{name}.yaml")));
     }
 }
+
+/// A file name with a newline and a byte that is not UTF-8: text escapes both, JSON
+/// keeps the newline for its encoder and the byte as `\xff`, SARIF percent-encodes
+/// the exact bytes. Nothing is shown as U+FFFD.
+#[cfg(unix)]
+#[test]
+fn file_names_keep_their_bytes_in_every_format() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let root = tempfile::tempdir().expect("a directory");
+    let name = std::ffi::OsStr::from_bytes(b"bad\nna\xffme.json");
+    std::fs::write(
+        root.path().join(name),
+        r#"{"schema":"olm.package","name":"a","defaultChannel":"stable"}"#,
+    )
+    .expect("written");
+    let validate = |format: &str| {
+        let output = fbc()
+            .current_dir(root.path())
+            .args(["validate", ".", "-o", format])
+            .output()
+            .expect("fbc runs");
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        format!("{}{}", stdout(&output), stderr(&output))
+    };
+    let text = validate("text");
+    assert!(text.contains("bad\\nna\\xffme.json:1:1"), "{text}");
+    assert!(!text.contains('\u{fffd}'), "{text}");
+    let json = validate("json");
+    assert!(json.contains(r#""bad\nna\\xffme.json""#), "{json}");
+    let sarif = validate("sarif");
+    assert!(sarif.contains(r#""uri": "bad%0Ana%FFme.json""#), "{sarif}");
+    assert!(!sarif.contains('\u{fffd}'), "{sarif}");
+}

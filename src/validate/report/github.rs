@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{Outcome, display_path, subject};
+use crate::shown::Form;
 use crate::validate::Severity;
 
 pub(crate) fn write(outcome: &Outcome) -> String {
@@ -18,7 +19,7 @@ pub(crate) fn write(outcome: &Outcome) -> String {
         if let Some(location) = finding.locations.first() {
             properties.push(format!(
                 "file={}",
-                escape_property(&display_path(&location.file))
+                escape_property(&display_path(&location.file, Form::Data))
             ));
             properties.push(format!("line={}", location.line));
             properties.push(format!("col={}", location.column));

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use super::{Outcome, display_path};
 use crate::output::node::Node;
+use crate::shown::Form;
 use crate::validate::Finding;
 
 /// The whole report, ending with a newline.
@@ -47,7 +48,7 @@ pub(crate) fn finding_node(finding: &Finding) -> Node<'_> {
         Node::Object(vec![
             (
                 "file".into(),
-                Node::String(display_path(&location.file).into()),
+                Node::String(display_path(&location.file, Form::Data).into()),
             ),
             ("line".into(), number(location.line)),
             ("column".into(), number(location.column)),

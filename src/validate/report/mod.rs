@@ -9,6 +9,8 @@ pub(crate) mod yaml;
 
 use std::path::Path;
 
+use crate::shown::{self, Form};
+
 use super::{Finding, Rule, Severity, Validation};
 use crate::catalog::Location;
 
@@ -57,24 +59,29 @@ impl Outcome {
     }
 }
 
-/// A path as reports show it: relative to the current directory when it lies
+/// A path as reports name it: relative to the current directory when it lies
 /// below it (SARIF viewers and GitHub resolve such paths against the checkout).
-pub(crate) fn display_path(path: &Path) -> String {
+pub(crate) fn relative_path(path: &Path) -> std::path::PathBuf {
     let relative = std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
         .unwrap_or_else(|| path.to_path_buf());
-    let text = relative.display().to_string();
-    let text = text.strip_prefix("./").unwrap_or(&text).to_owned();
-    // Windows separators would not resolve in URIs or workflow commands.
-    text.replace('\\', "/")
+    match relative.strip_prefix(".") {
+        Ok(rest) if !rest.as_os_str().is_empty() => rest.to_path_buf(),
+        _ => relative,
+    }
 }
 
-/// `file:line:column` with the file as [`display_path`] shows it.
+/// [`relative_path`], written in `form` (its bytes kept: see [`crate::shown`]).
+pub(crate) fn display_path(path: &Path, form: Form) -> String {
+    shown::path(&relative_path(path), form)
+}
+
+/// `file:line:column` with the file as [`display_path`] shows it to people.
 pub(crate) fn display_location(location: &Location) -> String {
     format!(
         "{}:{}:{}",
-        display_path(&location.file),
+        display_path(&location.file, Form::Text),
         location.line,
         location.column
     )

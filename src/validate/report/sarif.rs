@@ -3,11 +3,11 @@
 //! current directory, which is the checkout root in CI.
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
 
-use super::{Outcome, display_path};
+use super::{Outcome, relative_path};
 use crate::catalog::Location;
 use crate::output::node::Node;
+use crate::shown;
 use crate::validate::{Finding, Rule, Severity};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -106,7 +106,7 @@ fn location_node(location: &Location, id: Option<usize>) -> Node<'static> {
             "artifactLocation".into(),
             Node::Object(vec![(
                 "uri".into(),
-                Node::String(uri(&display_path(&location.file)).into()),
+                Node::String(shown::uri(&relative_path(&location.file)).into()),
             )]),
         ),
         (
@@ -123,20 +123,6 @@ fn location_node(location: &Location, id: Option<usize>) -> Node<'static> {
     }
     fields.push(("physicalLocation".into(), physical));
     Node::Object(fields)
-}
-
-/// A relative path as a URI reference: characters outside the unreserved and
-/// path sets are percent-encoded.
-fn uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            let _ = write!(out, "%{byte:02X}");
-        }
-    }
-    out
 }
 
 fn result_node(finding: &Finding) -> Node<'_> {
@@ -193,6 +179,9 @@ mod tests {
             pascal_case("channel-multiple-heads"),
             "ChannelMultipleHeads"
         );
-        assert_eq!(uri("dir name/ä.yaml"), "dir%20name/%C3%A4.yaml");
+        assert_eq!(
+            shown::uri(std::path::Path::new("dir name/ä.yaml")),
+            "dir%20name/%C3%A4.yaml"
+        );
     }
 }

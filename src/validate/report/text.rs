@@ -10,6 +10,7 @@ use miette::{Diagnostic, LabeledSpan, NamedSource};
 
 use super::{Outcome, display_location, display_path, subject};
 use crate::catalog::Location;
+use crate::shown::Form;
 use crate::validate::{Finding, Severity};
 
 /// The report; empty for a valid catalog without warnings, as opm prints nothing.
@@ -177,7 +178,7 @@ fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut String) {
             Severity::Warning => miette::Severity::Warning,
         },
         help: (!help.is_empty()).then(|| help.join("\n")),
-        snippet: source.map(|(file, text)| NamedSource::new(display_path(file), text)),
+        snippet: source.map(|(file, text)| NamedSource::new(display_path(file, Form::Text), text)),
         labels,
     };
     let handler = miette::GraphicalReportHandler::new();
