@@ -7,6 +7,7 @@
 mod auth;
 mod cache;
 mod local;
+mod manifest;
 mod registries;
 mod unpack;
 
@@ -250,10 +251,10 @@ fn fetch_from_registry(
         let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
         for (http, skip_verify) in protocols(options, source.insecure) {
             let mut progress = Progress::new(reference, !options.quiet);
-            let fetched = with_session(http, skip_verify, |runtime, client| {
+            let fetched = with_session(http, skip_verify, |runtime, clients| {
                 runtime.block_on(fetch(
                     &Registry {
-                        client,
+                        clients,
                         credentials: &credentials,
                         cache: cache.as_ref(),
                         offline: options.offline,
@@ -285,7 +286,7 @@ fn fetch_from_registry(
 /// one of each for all its pulls (connections live on the runtime that made them).
 struct Session {
     runtime: tokio::runtime::Runtime,
-    clients: std::collections::HashMap<(bool, bool), Client>,
+    clients: Clients,
 }
 
 thread_local! {
@@ -295,7 +296,7 @@ thread_local! {
 fn with_session<T>(
     http: bool,
     skip_tls_verify: bool,
-    run: impl FnOnce(&tokio::runtime::Runtime, &Client) -> T,
+    run: impl FnOnce(&tokio::runtime::Runtime, &manifest::Clients) -> T,
 ) -> std::io::Result<T> {
     with_runtime(|runtime, clients| {
         let client = clients
@@ -305,7 +306,7 @@ fn with_session<T>(
     })
 }
 
-type Clients = std::collections::HashMap<(bool, bool), Client>;
+type Clients = std::collections::HashMap<(bool, bool), manifest::Clients>;
 
 fn with_runtime<T>(
     run: impl FnOnce(&tokio::runtime::Runtime, &mut Clients) -> T,
@@ -326,9 +327,9 @@ fn with_runtime<T>(
     })
 }
 
-fn client(http: bool, skip_tls_verify: bool) -> Client {
+fn client(http: bool, skip_tls_verify: bool) -> manifest::Clients {
     let limits = crate::limits::get();
-    Client::new(ClientConfig {
+    let oci = Client::new(ClientConfig {
         protocol: if http {
             ClientProtocol::Http
         } else {
@@ -339,7 +340,19 @@ fn client(http: bool, skip_tls_verify: bool) -> Client {
         connect_timeout: Some(limits.pull_timeout),
         read_timeout: Some(limits.pull_timeout),
         ..ClientConfig::default()
-    })
+    });
+    // Built like oci-client's own; failing that (no TLS back end), a default one.
+    let http_client = reqwest::Client::builder()
+        .tls_danger_accept_invalid_certs(skip_tls_verify)
+        .connect_timeout(limits.pull_timeout)
+        .read_timeout(limits.pull_timeout)
+        .build()
+        .unwrap_or_default();
+    manifest::Clients {
+        oci,
+        http: http_client,
+        scheme: if http { "http" } else { "https" },
+    }
 }
 
 /// Manifest requests in flight at once when many tags are resolved together.
@@ -417,7 +430,7 @@ pub(crate) fn current_digests(references: &[&str], options: PullOptions) -> Vec<
                     let index = *index;
                     set.spawn(async move {
                         for (reference, client, credentials) in attempts {
-                            let request = client.fetch_manifest_digest(&reference, &credentials);
+                            let request = manifest::digest(&client, &reference, &credentials);
                             if let Ok(digest) = bounded("manifest", request, 0).await {
                                 return (index, Some(digest));
                             }
@@ -479,7 +492,7 @@ type Fetched = (OciImageManifest, String, Vec<LayerFile>, u64);
 
 /// Where an image comes from: the registry, through the cache.
 struct Registry<'a> {
-    client: &'a Client,
+    clients: &'a manifest::Clients,
     credentials: &'a oci_client::secrets::RegistryAuth,
     cache: Option<&'a cache::Cache>,
     offline: bool,
@@ -497,6 +510,8 @@ enum FetchError {
     TooLarge { size: u64, limit: String },
     #[error("not in the cache")]
     NotCached,
+    #[error("{0}")]
+    Manifest(String),
     #[error(
         "the registry did not finish the {what} request within {} s (FBC_PULL_TIMEOUT{})",
         .limit.as_secs(),
@@ -516,7 +531,7 @@ async fn fetch(
     progress: &mut Progress,
 ) -> Result<Fetched, FetchError> {
     let Registry {
-        client,
+        clients,
         credentials,
         cache,
         offline,
@@ -529,7 +544,7 @@ async fn fetch(
         (None, Some(_)) => Some(
             bounded(
                 "manifest",
-                client.fetch_manifest_digest(reference, credentials),
+                manifest::digest(clients, reference, credentials),
                 0,
             )
             .await?,
@@ -555,13 +570,12 @@ async fn fetch(
             ),
             _ => reference.clone(),
         };
-        let (manifest, _digest, config) = bounded(
+        bounded(
             "manifest and config",
-            client.pull_manifest_and_config(&target, credentials),
+            manifest::manifest_and_config(clients, &target, credentials),
             0,
         )
-        .await?;
-        (manifest, config)
+        .await?
     };
     // Refuse what is too large before downloading any of it.
     let limit = crate::limits::get().max_image_size;
@@ -587,7 +601,7 @@ async fn fetch(
         if offline {
             return Err(FetchError::NotCached);
         }
-        let (file, written, _interrupt) = download(client, reference, layer, cache).await?;
+        let (file, written, _interrupt) = download(&clients.oci, reference, layer, cache).await?;
         downloaded += written;
         layers.push(match cache {
             Some(cache) => cache.keep(&layer.digest, file),
@@ -642,15 +656,15 @@ const SLOWEST_RATE: u64 = 64 << 10;
 /// Runs one registry request within `FBC_PULL_TIMEOUT` (plus a second per
 /// [`SLOWEST_RATE`] bytes of a layer of `size` bytes): the client's read timeout
 /// only bounds silence, and a registry dripping a byte at a time never falls silent.
-async fn bounded<T>(
+async fn bounded<T, E: Into<FetchError>>(
     what: &'static str,
-    request: impl Future<Output = Result<T, oci_client::errors::OciDistributionError>>,
+    request: impl Future<Output = Result<T, E>>,
     size: u64,
 ) -> Result<T, FetchError> {
     let base = crate::limits::get().pull_timeout;
     let limit = base.saturating_add(std::time::Duration::from_secs(size / SLOWEST_RATE));
     match tokio::time::timeout(limit, request).await {
-        Ok(result) => Ok(result?),
+        Ok(result) => result.map_err(Into::into),
         Err(_) => Err(FetchError::Timeout {
             what,
             limit,
@@ -659,14 +673,15 @@ async fn bounded<T>(
     }
 }
 
-/// A file written by the async blob download, refusing more than `limit` bytes.
-struct LimitedWriter {
-    file: std::fs::File,
+/// A file (or buffer) written by an async blob download, refusing more than
+/// `limit` bytes.
+struct LimitedWriter<W> {
+    file: W,
     written: u64,
     limit: u64,
 }
 
-impl tokio::io::AsyncWrite for LimitedWriter {
+impl<W: std::io::Write + Unpin> tokio::io::AsyncWrite for LimitedWriter<W> {
     fn poll_write(
         self: std::pin::Pin<&mut Self>,
         _: &mut std::task::Context<'_>,

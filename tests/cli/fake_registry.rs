@@ -21,6 +21,8 @@ pub(crate) enum Answer {
     },
     /// `200 OK` with this content type and body, sent a byte every `interval`.
     Drip(&'static str, Vec<u8>, Duration),
+    /// `200 OK` with this content type, sending zeros without end.
+    Endless(&'static str),
     NotFound,
 }
 
@@ -67,7 +69,16 @@ fn serve(stream: TcpStream, answer: &dyn Fn(&str) -> Answer) {
         } else {
             answer(&path)
         };
+        let head = request.starts_with("HEAD");
         let written = match reply {
+            // A HEAD answer has the headers of the GET answer and no body.
+            Answer::Body(content_type, body) if head => writer.write_all(
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+                    body.len()
+                )
+                .as_bytes(),
+            ),
             Answer::Body(content_type, body) => writer
                 .write_all(
                     format!(
@@ -104,6 +115,22 @@ fn serve(stream: TcpStream, answer: &dyn Fn(&str) -> Answer) {
                     std::thread::sleep(interval);
                 }
                 Ok(())
+            }
+            // A HEAD answer has no body (and no digest: the client must GET).
+            Answer::Endless(content_type) if head => writer.write_all(
+                format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\r\n").as_bytes(),
+            ),
+            Answer::Endless(content_type) => {
+                let _ = writer.write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+                        u64::MAX / 2
+                    )
+                    .as_bytes(),
+                );
+                let zeros = vec![b'0'; 1 << 16];
+                while writer.write_all(&zeros).is_ok() {}
+                return;
             }
             Answer::NotFound => writer.write_all(
                 b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",

@@ -733,7 +733,7 @@ mod images {
         let pinned = format!("{reference}@sha256:{}", "0".repeat(64));
         let output = pull(&pinned, &[]);
         assert_pull_fails(&output, &format!("failed to pull image \"{pinned}\""));
-        assert_pull_fails(&output, "Invalid digest");
+        assert_pull_fails(&output, "does not match its digest");
     }
 
     #[test]
@@ -855,6 +855,32 @@ mod images {
         let output = pull(&reference, &[("FBC_PULL_TIMEOUT", "1")]);
         assert!(started.elapsed() < Duration::from_secs(30));
         assert_pull_fails(&output, &format!("failed to pull image \"{reference}\""));
+    }
+
+    /// A manifest without end, and a config declared as 7 GB: neither is buffered
+    /// beyond its bound (4 MiB for a manifest, `FBC_MAX_FILE_SIZE` for a config).
+    #[test]
+    fn endless_manifests_and_huge_configs_are_refused() {
+        let endless = fake_registry::start(|_| Answer::Endless(MANIFEST_TYPE));
+        let reference = format!("{}/test/image:v1", endless.address);
+        let started = Instant::now();
+        let output = pull(&reference, &[]);
+        assert!(started.elapsed() < Duration::from_secs(30));
+        assert_pull_fails(&output, "is larger than 4 MiB");
+
+        let layer = gzip(&tar_of_zeros(10));
+        let mut declared =
+            serde_json::from_slice::<serde_json::Value>(&manifest(CONFIG, &layer)).expect("JSON");
+        declared["config"]["size"] = serde_json::json!(7_000_000_000_u64);
+        let reference = serve_image(serde_json::to_vec(&declared).expect("JSON"), layer, body);
+        let output = pull(
+            &format!("{reference}:v1"),
+            &[("FBC_MAX_FILE_SIZE", "100MB")],
+        );
+        assert_pull_fails(
+            &output,
+            "the image config is declared as 7000000000 bytes, more than the 100000000 bytes that FBC_MAX_FILE_SIZE allows",
+        );
     }
 
     /// A registry that keeps the connection alive with a byte every half second is
