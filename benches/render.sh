@@ -47,3 +47,27 @@ mapfile -t bundles < <(sed "s|^|$corpus/bundles/|" "$corpus/expected/bundles/dir
 template='example.com/{{.Package}}:v{{.Version}}'
 measure "render 338 bundle dirs" render --image-ref-template "$template" "${bundles[@]}"
 measure "render 338 bundle dirs --migrate" render --migrate --image-ref-template "$template" "${bundles[@]}"
+
+# Generated shapes (issue 17): many small blobs in one JSON stream on one line, and
+# many small files. Peak memory is compared with the input's size.
+shapes=$(mktemp -d)
+trap 'rm -rf "$shapes"' EXIT
+mkdir -p "$shapes/stream" "$shapes/files"
+awk 'BEGIN { for (i = 0; i < 490000; i++) printf "{\"schema\":\"olm.package\",\"name\":\"p%06d\"}", i }' \
+  > "$shapes/stream/catalog.json"
+seq -f "$shapes/files/p%05g" 0 19999 | xargs mkdir -p
+awk -v root="$shapes/files" 'BEGIN {
+  for (i = 0; i < 20000; i++) {
+    file = sprintf("%s/p%05d/catalog.json", root, i)
+    printf "{\"schema\":\"olm.package\",\"name\":\"pkg%d\",\"defaultChannel\":\"stable\"}\n", i > file
+    printf "{\"schema\":\"olm.channel\",\"name\":\"stable\",\"package\":\"pkg%d\",\"entries\":[{\"name\":\"pkg%d.v1.0.0\"}]}\n", i, i > file
+    printf "{\"schema\":\"olm.bundle\",\"name\":\"pkg%d.v1.0.0\",\"package\":\"pkg%d\",\"image\":\"quay.io/x/y:v1\",\"properties\":[{\"type\":\"olm.package\",\"value\":{\"packageName\":\"pkg%d\",\"version\":\"1.0.0\"}}]}\n", i, i, i > file
+    close(file)
+  }
+}'
+megabytes() { awk -v bytes="$1" 'BEGIN { printf "%.1f MB", bytes / 1000000 }'; }
+echo "input: one-line stream $(megabytes "$(stat -c %s "$shapes/stream/catalog.json")")," \
+  "20,000 files $(megabytes "$(find "$shapes/files" -name catalog.json -exec cat {} + | wc -c)")"
+measure "render 490,000 blobs on one line" render "$shapes/stream"
+measure "render 20,000 one-package files" render "$shapes/files"
+measure "validate 20,000 one-package files" validate "$shapes/files"
