@@ -79,6 +79,15 @@ impl Catalog {
         Ok(())
     }
 
+    fn shrink_to_fit(&mut self) {
+        self.packages.shrink_to_fit();
+        self.channels.shrink_to_fit();
+        self.bundles.shrink_to_fit();
+        self.deprecations.shrink_to_fit();
+        self.others.shrink_to_fit();
+        self.implicit.shrink_to_fit();
+    }
+
     /// Appends another catalog's blobs after this one's, kind by kind.
     pub(crate) fn extend(&mut self, other: Catalog) {
         append(&mut self.packages, other.packages);
@@ -231,7 +240,12 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
     let refusal = refusal.or(error.map(|error| (error.position, error.message, error.help)));
     match refusal {
         Some((position, message, help)) => Err(invalid_file(shown, &text, position, message, help)),
-        None => Ok(catalog),
+        None => {
+            // The lists of a file of a few blobs would keep room for more until
+            // every file of the catalog is loaded.
+            catalog.shrink_to_fit();
+            Ok(catalog)
+        }
     }
 }
 
