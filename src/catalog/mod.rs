@@ -238,15 +238,13 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
         }
     });
     let refusal = refusal.or(error.map(|error| (error.position, error.message, error.help)));
-    match refusal {
-        Some((position, message, help)) => Err(invalid_file(shown, &text, position, message, help)),
-        None => {
-            // The lists of a file of a few blobs would keep room for more until
-            // every file of the catalog is loaded.
-            catalog.shrink_to_fit();
-            Ok(catalog)
-        }
+    if let Some((position, message, help)) = refusal {
+        return Err(invalid_file(shown, &text, position, message, help));
     }
+    // The lists of a file of a few blobs would keep room for more until every file
+    // of the catalog is loaded.
+    catalog.shrink_to_fit();
+    Ok(catalog)
 }
 
 fn invalid_file(
