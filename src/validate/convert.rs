@@ -5,6 +5,8 @@
 
 use std::collections::BTreeSet;
 
+use rayon::prelude::*;
+
 use crate::catalog::{Catalog, Located};
 use crate::go::fmt::quote;
 use crate::model::{Bundle, Channel, Package};
@@ -25,8 +27,15 @@ pub(crate) fn convert<'a>(catalog: &'a Catalog, collector: &mut Collector) -> Mo
     for channel in &catalog.channels {
         add_channel(&mut model, channel, collector);
     }
-    for bundle in &catalog.bundles {
-        add_bundle(&mut model, bundle, collector);
+    // Reading the properties decodes their values: done for every bundle at once,
+    // in parallel, before the bundles are added in order.
+    let parsed: Vec<_> = catalog
+        .bundles
+        .par_iter()
+        .map(|bundle| properties::parse(&bundle.item.properties))
+        .collect();
+    for (bundle, parsed) in catalog.bundles.iter().zip(parsed) {
+        add_bundle(&mut model, bundle, parsed, collector);
     }
     check_entries_have_bundles(&model, collector);
     add_missing_default_channels(&mut model);
@@ -162,7 +171,12 @@ fn add_channel<'a>(
     );
 }
 
-fn add_bundle<'a>(model: &mut Model<'a>, bundle: &'a Located<Bundle>, collector: &mut Collector) {
+fn add_bundle<'a>(
+    model: &mut Model<'a>,
+    bundle: &'a Located<Bundle>,
+    parsed: Result<properties::Parsed, String>,
+    collector: &mut Collector,
+) {
     let (name, package_name) = (bundle.item.name.as_str(), bundle.item.package.as_str());
     let finding = |rule, message| {
         Finding::new(rule, message)
@@ -196,7 +210,7 @@ fn add_bundle<'a>(model: &mut Model<'a>, bundle: &'a Located<Bundle>, collector:
     }
     let mut blob = BundleBlob {
         blob: bundle,
-        parsed: properties::parse(&bundle.item.properties),
+        parsed,
         version: None,
         release: Release::default(),
         converted: true,

@@ -12,9 +12,11 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use jsonschema::Validator;
+use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Located};
+use crate::model::Bundle;
 
 use super::finding::{Collector, Finding, Rule, Severity};
 
@@ -77,43 +79,57 @@ pub(crate) fn check(catalog: &Catalog, collector: &mut Collector) {
         .filter(|finding| finding.severity == Severity::Error)
         .filter_map(|finding| Some((finding.package.as_deref()?, finding.bundle.as_deref()?)))
         .collect();
-    let mut findings = Vec::new();
-    for bundle in &catalog.bundles {
-        let item = &bundle.item;
-        if failed.contains(&(item.package.as_str(), item.name.as_str())) {
-            continue;
-        }
-        for (index, property) in item.properties.iter().enumerate() {
-            let Some(validator) = validator(&property.kind) else {
-                continue;
-            };
-            let Some(value) = property.value() else {
-                continue;
-            };
-            for error in validator.iter_errors(&value) {
-                let message = format!(
-                    "{} property at /properties/{index}/value{}: {error}",
-                    property.kind,
-                    error.instance_path().as_str()
-                );
-                let help = format!(
-                    "opm reads this value without complaint, but it does not match \
-                     schemas/property.{}.schema.json",
-                    property.kind
-                );
-                findings.push(
-                    Finding::new(Rule::SchemaProperty, message)
-                        .package(&item.package)
-                        .bundle(&item.name)
-                        .at(&bundle.location)
-                        .help(help),
-                );
+    // Bundles are checked in parallel (each decodes its values); findings keep
+    // the bundles' order.
+    let per_bundle: Vec<Vec<Finding>> = catalog
+        .bundles
+        .par_iter()
+        .map(|bundle| {
+            let item = &bundle.item;
+            if failed.contains(&(item.package.as_str(), item.name.as_str())) {
+                Vec::new()
+            } else {
+                bundle_findings(bundle)
             }
-        }
-    }
-    for finding in findings {
+        })
+        .collect();
+    for finding in per_bundle.into_iter().flatten() {
         collector.push(finding);
     }
+}
+
+/// The schema findings of one bundle's property values.
+fn bundle_findings(bundle: &Located<Bundle>) -> Vec<Finding> {
+    let item = &bundle.item;
+    let mut findings = Vec::new();
+    for (index, property) in item.properties.iter().enumerate() {
+        let Some(validator) = validator(&property.kind) else {
+            continue;
+        };
+        let Some(value) = property.value() else {
+            continue;
+        };
+        for error in validator.iter_errors(&value) {
+            let message = format!(
+                "{} property at /properties/{index}/value{}: {error}",
+                property.kind,
+                error.instance_path().as_str()
+            );
+            let help = format!(
+                "opm reads this value without complaint, but it does not match \
+                     schemas/property.{}.schema.json",
+                property.kind
+            );
+            findings.push(
+                Finding::new(Rule::SchemaProperty, message)
+                    .package(&item.package)
+                    .bundle(&item.name)
+                    .at(&bundle.location)
+                    .help(help),
+            );
+        }
+    }
+    findings
 }
 
 #[cfg(test)]
