@@ -72,44 +72,27 @@ fn serve(stream: TcpStream, answer: &dyn Fn(&str) -> Answer) {
         let head = request.starts_with("HEAD");
         let written = match reply {
             // A HEAD answer has the headers of the GET answer and no body.
-            Answer::Body(content_type, body) if head => writer.write_all(
-                format!(
-                    "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
-                    body.len()
-                )
-                .as_bytes(),
-            ),
+            Answer::Body(content_type, body) if head => {
+                writer.write_all(ok(content_type, body.len()).as_bytes())
+            }
             Answer::Body(content_type, body) => writer
-                .write_all(
-                    format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
-                        body.len()
-                    )
-                    .as_bytes(),
-                )
+                .write_all(ok(content_type, body.len()).as_bytes())
                 .and_then(|()| writer.write_all(&body)),
             Answer::Stall { sent, total } => {
-                let _ = writer.write_all(
-                    format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: {total}\r\n\r\n"
-                    )
-                    .as_bytes(),
-                );
+                let _ = writer.write_all(ok("application/octet-stream", total).as_bytes());
                 let _ = writer.write_all(&sent);
                 let _ = writer.flush();
                 std::thread::sleep(Duration::from_secs(3600));
                 return;
             }
             Answer::Drip(content_type, body, interval) => {
-                let _ = writer.write_all(
-                    format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
-                        body.len()
-                    )
-                    .as_bytes(),
-                );
+                let _ = writer.write_all(ok(content_type, body.len()).as_bytes());
                 for byte in body {
-                    if writer.write_all(&[byte]).and_then(|()| writer.flush()).is_err() {
+                    if writer
+                        .write_all(&[byte])
+                        .and_then(|()| writer.flush())
+                        .is_err()
+                    {
                         return;
                     }
                     std::thread::sleep(interval);
@@ -121,25 +104,25 @@ fn serve(stream: TcpStream, answer: &dyn Fn(&str) -> Answer) {
                 format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\r\n").as_bytes(),
             ),
             Answer::Endless(content_type) => {
-                let _ = writer.write_all(
-                    format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
-                        u64::MAX / 2
-                    )
-                    .as_bytes(),
-                );
+                let _ = writer.write_all(ok(content_type, u64::MAX / 2).as_bytes());
                 let zeros = vec![b'0'; 1 << 16];
                 while writer.write_all(&zeros).is_ok() {}
                 return;
             }
-            Answer::NotFound => writer.write_all(
-                b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
-            ),
+            Answer::NotFound => writer.write_all(NOT_FOUND),
         };
         if written.is_err() {
             return;
         }
     }
+}
+
+const NOT_FOUND: &[u8] =
+    b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+
+/// The head of a `200 OK` answer.
+fn ok(content_type: &str, length: impl std::fmt::Display) -> String {
+    format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n")
 }
 
 pub(crate) fn digest(data: &[u8]) -> String {
