@@ -9,6 +9,7 @@ mod bytes;
 mod catalog;
 pub mod cli;
 mod commands;
+mod diff;
 #[doc(hidden)]
 pub mod fuzzing;
 mod go;
@@ -67,6 +68,7 @@ fn run_command(cli: cli::Cli) -> miette::Result<ExitStatus> {
             cli::GenerateCommand::Dockerfile(args) => commands::generate_dockerfile::run(&args),
         },
         cli::Command::Graph(args) => commands::graph::run(&args),
+        cli::Command::Diff(args) => commands::diff::run(&args),
         cli::Command::Alpha(args) => match args.command {
             cli::AlphaCommand::RenderGraph(args) => commands::graph::run_render_graph(&args),
             cli::AlphaCommand::UpgradePath(args) => commands::upgrade_path::run(&args),

@@ -4,6 +4,7 @@
 
 mod decode;
 mod error;
+pub(crate) mod git;
 pub(crate) mod ignore;
 mod json;
 mod meta;
@@ -126,6 +127,11 @@ fn load_listed(root: &Path, files: &[PathBuf]) -> Result<Catalog, LoadErrors> {
         .par_iter()
         .map(|file| load_file(&root.join(file)))
         .collect();
+    gather(root, loaded)
+}
+
+/// The files' catalogs merged in order, or every error.
+fn gather(root: &Path, loaded: Vec<Result<Catalog, LoadError>>) -> Result<Catalog, LoadErrors> {
     let mut catalog = Catalog::default();
     let mut errors = Vec::new();
     for result in loaded {

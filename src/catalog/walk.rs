@@ -8,22 +8,33 @@ use super::ignore::IndexIgnore;
 
 const IGNORE_FILE: &str = ".indexignore";
 
-/// One file found by the walk, relative to the root: `relative` with `/` separators
+/// One file found by a walk, relative to the root: `relative` with `/` separators
 /// for matching (a name that is not UTF-8 is matched lossily), `path` exact.
-struct Entry {
-    relative: String,
-    path: PathBuf,
+pub(crate) struct Entry {
+    pub(crate) relative: String,
+    pub(crate) path: PathBuf,
 }
 
 /// The catalog files below `root` in opm's order, relative to `root`.
 pub(crate) fn catalog_files(root: &Path) -> Result<Vec<PathBuf>, LoadError> {
     let mut entries = Vec::new();
     walk(root, "", Path::new(""), &mut entries)?;
+    select(entries, root, super::read_file)
+}
+
+/// The entries of a walk (in its order) that are catalog files: `.indexignore` files
+/// and what they ignore are left out. `read` reads a file named `root` joined with
+/// its path.
+pub(crate) fn select(
+    entries: Vec<Entry>,
+    root: &Path,
+    read: impl Fn(&Path) -> Result<Vec<u8>, LoadError>,
+) -> Result<Vec<PathBuf>, LoadError> {
     let mut ignore = IndexIgnore::new();
     for entry in &entries {
         if file_name(&entry.relative) == IGNORE_FILE {
             let path = root.join(&entry.path);
-            let bytes = super::read_file(&path)?;
+            let bytes = read(&path)?;
             // opm reads the file with `bufio.Scanner`, whose lines hold at most 64 KiB
             // less one byte for the newline.
             if bytes

@@ -2,6 +2,7 @@
 
 mod alpha;
 mod completions;
+mod diff;
 mod generate;
 mod graph;
 mod render;
@@ -10,6 +11,7 @@ mod validate;
 
 pub use alpha::{AlphaArgs, AlphaCommand, PathFormat, SemanticsArg, UpgradePathArgs};
 pub use completions::{CompletionsArgs, ManArgs};
+pub use diff::{DiffArgs, DiffFormat, DiffRule};
 pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
 pub use graph::{GraphArgs, GraphFilterArgs, GraphFormat, RenderGraphArgs};
 pub use render::{OutputFormat, RegistryArgs, RenderArgs};
@@ -39,6 +41,8 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)
     Graph(GraphArgs),
+    /// Compare two catalogs and report what the change does to installations
+    Diff(DiffArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),
     /// Generate an olm.package blob, as `opm init` does

@@ -2,6 +2,7 @@
 
 pub(crate) mod authoring;
 pub(crate) mod completions;
+pub(crate) mod diff;
 pub(crate) mod generate_dockerfile;
 pub(crate) mod graph;
 pub(crate) mod man;

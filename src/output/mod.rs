@@ -2,6 +2,7 @@
 
 pub(crate) mod catalog;
 pub(crate) mod diagnostics;
+pub(crate) mod gitlab;
 pub(crate) mod json;
 pub(crate) mod node;
 pub(crate) mod number;

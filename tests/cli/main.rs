@@ -3,6 +3,7 @@
 
 mod authoring;
 mod bundle;
+mod diff;
 mod fake_registry;
 mod generate;
 mod graph;

@@ -246,6 +246,17 @@ impl<'a> Rules<'a> for Classic<'a> {
             .any(|order| order.first().is_some_and(|head| head.name == name))
     }
 
+    fn successors(&self, at: &Position) -> Vec<&'a str> {
+        let Ok(orders) = &self.orders else {
+            return Vec::new();
+        };
+        self.candidates(orders, at)
+            .iter()
+            .map(|step| step.to)
+            .filter(|&name| name != at.name)
+            .collect()
+    }
+
     fn explain(&self, at: &Position) -> Vec<Reason> {
         let Ok(orders) = &self.orders else {
             return Vec::new();

@@ -23,7 +23,7 @@ use package::PackageGraph;
 use reason::{Cover, Reason};
 
 /// Which OLM's rules a path follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Semantics {
     Classic,
     V1,
@@ -151,6 +151,8 @@ pub(crate) trait Rules<'a> {
     fn is_head(&self, name: &str) -> bool;
     /// Why there is no upgrade from `at`.
     fn explain(&self, at: &Position) -> Vec<Reason>;
+    /// Every bundle the rules offer as the next step from `at`, `at` itself left out.
+    fn successors(&self, at: &Position) -> Vec<&'a str>;
 }
 
 /// How a path ends.

@@ -147,6 +147,14 @@ impl<'a> Rules<'a> for V1<'a> {
             .any(|channel| heads(channel).contains(&name))
     }
 
+    fn successors(&self, at: &Position) -> Vec<&'a str> {
+        self.candidates(at)
+            .into_iter()
+            .map(|candidate| candidate.bundle.name)
+            .filter(|&name| name != at.name)
+            .collect()
+    }
+
     fn explain(&self, at: &Position) -> Vec<Reason> {
         let successors: Vec<String> = self
             .candidates(at)

@@ -1,0 +1,79 @@
+//! Arguments of `fbc diff`.
+
+use super::alpha::SemanticsArg;
+use super::render::RegistryArgs;
+
+/// Output formats of `fbc diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// A readable report
+    Text,
+    /// A pull-request comment: a summary table and a collapsible section per package
+    Markdown,
+    /// One JSON object (schemas/diff.schema.json), for jq and tests
+    Json,
+    /// GitLab Code Quality JSON, one entry per problem
+    Gitlab,
+}
+
+/// A kind of change that can break installations; `--allow` accepts one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum DiffRule {
+    /// A package removed while installations run it
+    PackageRemoved,
+    /// A channel removed while installations follow it
+    ChannelRemoved,
+    /// An installed bundle removed from its channel, with no way left to the head
+    InstallationStranded,
+    /// A bundle still in its channel that no longer reaches the head
+    InstallationStuck,
+    /// A channel head replaced by a lower version
+    HeadMovedBack,
+    /// A channel head removed from its channel (a warning)
+    HeadRemoved,
+    /// A bundle whose image or properties changed under the same name
+    BundleChanged,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Compare two catalogs and report what the change does to installations",
+    long_about = "Compare two catalogs and report what the change does to installations.\n\n\
+OLD and NEW are each a catalog directory, a catalog image, or REV:PATH: the directory PATH \
+(from the top of the repository) at revision REV of the git repository around the working \
+directory, read from git's objects without a checkout (for example \
+`fbc diff origin/main:catalogs/v4.18 catalogs/v4.18`).\n\n\
+Per package: packages, channels and channel entries added or removed, default channels and \
+channel heads before and after, upgrade edges changed, deprecations added or removed, and \
+bundles changed under the same name. Then the upgrade impact: every bundle of every channel of \
+OLD is an installation that a cluster could be running; each is walked in NEW under OLM \
+classic's and OLM v1's rules (as `fbc alpha upgrade-path` walks), and an installation that \
+reached its channel head in OLD but no longer reaches it in NEW is a problem, with the reason \
+and each runtime's answer.\n\n\
+Exit status: 0 when nothing breaks (problems accepted with --allow and warnings do not count), \
+1 when the change breaks an installation, 2 when a catalog cannot be read."
+)]
+pub struct DiffArgs {
+    /// The catalog before the change: a directory, an image, or REV:PATH
+    #[arg(value_name = "OLD")]
+    pub old: String,
+
+    /// The catalog after the change: a directory, an image, or REV:PATH
+    #[arg(value_name = "NEW")]
+    pub new: String,
+
+    /// Output format
+    #[arg(short, long, value_enum, default_value_t = DiffFormat::Text)]
+    pub output: DiffFormat,
+
+    /// Accept a kind of change: reported, but the check passes (repeatable)
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub allow: Vec<DiffRule>,
+
+    /// Upgrade rules to check installations under
+    #[arg(long, value_enum, default_value_t = SemanticsArg::Both)]
+    pub semantics: SemanticsArg,
+
+    #[command(flatten)]
+    pub registry: RegistryArgs,
+}

@@ -1,0 +1,217 @@
+//! The readable report: each changed package with its changes, the installations it
+//! takes off their way to the head, and a closing summary line.
+
+use std::fmt::Write as _;
+
+use super::changes::{ChannelDiff, Edges, PackageDiff, Status};
+use super::{PackageReport, Problem, Report};
+
+pub(crate) fn write_text(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "diff {} -> {}", report.old, report.new);
+    for package in &report.packages {
+        out.push('\n');
+        write_package(&mut out, package);
+    }
+    out.push('\n');
+    out.push_str(&summary(report));
+    out.push_str(if report.fails() {
+        ": the change breaks installations\n"
+    } else {
+        ": nothing breaks\n"
+    });
+    out
+}
+
+/// One line: what changed and what it does.
+pub(crate) fn summary(report: &Report) -> String {
+    let count = |status| {
+        report
+            .packages
+            .iter()
+            .filter(|p| p.diff.status == status)
+            .count()
+    };
+    let (added, removed, changed) = (
+        count(Status::Added),
+        count(Status::Removed),
+        count(Status::Changed),
+    );
+    let (checked, broken) = report.counts();
+    let failing = report.problems().filter(|p| p.fails()).count();
+    let allowed = report.problems().filter(|p| p.allowed).count();
+    let warnings = report
+        .problems()
+        .filter(|p| !p.rule.is_error() && !p.allowed)
+        .count();
+    let mut line = format!(
+        "{} package(s) differ ({added} added, {removed} removed, {changed} changed); {checked} installation(s) checked, {broken} no longer reach the head; ",
+        report.packages.len()
+    );
+    let _ = write!(line, "{failing} problem(s)");
+    if warnings > 0 {
+        let _ = write!(line, ", {warnings} warning(s)");
+    }
+    if allowed > 0 {
+        let _ = write!(line, ", {allowed} allowed");
+    }
+    line
+}
+
+fn write_package(out: &mut String, report: &PackageReport) {
+    let diff = &report.diff;
+    let _ = writeln!(out, "package {}: {}", diff.name, diff.status.as_str());
+    write_changes(out, diff);
+    let (checked, broken) = report.counts();
+    if checked > 0 {
+        let _ = writeln!(
+            out,
+            "  installations: {checked} checked, {broken} no longer reach the head"
+        );
+    }
+    for problem in &report.problems {
+        write_problem(out, problem);
+    }
+}
+
+pub(crate) fn write_changes(out: &mut String, diff: &PackageDiff) {
+    if let Some((before, after)) = diff.default_channel {
+        let _ = writeln!(
+            out,
+            "  default channel: {} -> {}",
+            shown(before),
+            shown(after)
+        );
+    }
+    if diff.metadata_changed {
+        out.push_str("  package metadata changed (description, icon or properties)\n");
+    }
+    for channel in &diff.channels {
+        write_channel(out, channel);
+    }
+    for (sign, names) in [("+", &diff.bundles_added), ("-", &diff.bundles_removed)] {
+        for name in names {
+            let _ = writeln!(out, "  {sign} bundle {name}");
+        }
+    }
+    for bundle in &diff.bundles_changed {
+        let _ = write!(out, "  ~ bundle {}:", bundle.name);
+        if let Some((before, after)) = bundle.image {
+            let _ = write!(out, " image {before} -> {after};");
+        }
+        if !bundle.properties.is_empty() {
+            let _ = write!(out, " properties {};", bundle.properties.join(", "));
+        }
+        if bundle.related_images {
+            out.push_str(" related images;");
+        }
+        out.pop();
+        out.push('\n');
+    }
+    for deprecation in &diff.deprecations {
+        let _ = writeln!(
+            out,
+            "  {} deprecation of {} {}: {}",
+            if deprecation.added { "+" } else { "-" },
+            deprecation.scope(),
+            shown(deprecation.name),
+            deprecation.message
+        );
+    }
+}
+
+fn write_channel(out: &mut String, channel: &ChannelDiff) {
+    let head = |head: &Option<String>| head.clone().unwrap_or_else(|| "none".to_owned());
+    match channel.status {
+        Status::Added => {
+            let _ = writeln!(
+                out,
+                "  + channel {} (head {})",
+                channel.name,
+                head(&channel.head_after)
+            );
+        }
+        Status::Removed => {
+            let _ = writeln!(
+                out,
+                "  - channel {} (head {})",
+                channel.name,
+                head(&channel.head_before)
+            );
+            return;
+        }
+        Status::Changed if channel.head_before == channel.head_after => {
+            let _ = writeln!(
+                out,
+                "  ~ channel {} (head {})",
+                channel.name,
+                head(&channel.head_after)
+            );
+        }
+        Status::Changed => {
+            let _ = writeln!(
+                out,
+                "  ~ channel {}: head {} -> {}",
+                channel.name,
+                head(&channel.head_before),
+                head(&channel.head_after)
+            );
+        }
+    }
+    for name in &channel.added {
+        let _ = writeln!(out, "      + {name}");
+    }
+    for name in &channel.removed {
+        let _ = writeln!(out, "      - {name}");
+    }
+    for edge in &channel.edges {
+        let _ = writeln!(
+            out,
+            "      ~ {}: {} -> {}",
+            edge.bundle,
+            edges(&edge.before),
+            edges(&edge.after)
+        );
+    }
+}
+
+/// `replaces X, skips [A B], skipRange R`, or `no edges`.
+pub(crate) fn edges(edges: &Edges) -> String {
+    let mut parts = Vec::new();
+    if !edges.replaces.is_empty() {
+        parts.push(format!("replaces {}", edges.replaces));
+    }
+    if !edges.skips.is_empty() {
+        parts.push(format!("skips [{}]", edges.skips.join(" ")));
+    }
+    if !edges.skip_range.is_empty() {
+        parts.push(format!("skipRange {:?}", edges.skip_range));
+    }
+    if parts.is_empty() {
+        "no edges".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn write_problem(out: &mut String, problem: &Problem) {
+    let level = match (problem.allowed, problem.rule.is_error()) {
+        (true, _) => "allowed",
+        (false, true) => "error",
+        (false, false) => "warning",
+    };
+    let _ = write!(
+        out,
+        "  {level}[{}]: {}",
+        problem.rule.as_str(),
+        problem.message
+    );
+    if let Some(location) = &problem.location {
+        let _ = write!(out, " ({location})");
+    }
+    out.push('\n');
+}
+
+fn shown(name: &str) -> &str {
+    if name.is_empty() { "(none)" } else { name }
+}
