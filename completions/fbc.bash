@@ -22,6 +22,9 @@ _fbc() {
             fbc,completions)
                 cmd="fbc__subcmd__completions"
                 ;;
+            fbc,diff)
+                cmd="fbc__subcmd__diff"
+                ;;
             fbc,generate)
                 cmd="fbc__subcmd__generate"
                 ;;
@@ -157,6 +160,9 @@ _fbc() {
             fbc__subcmd__help,completions)
                 cmd="fbc__subcmd__help__subcmd__completions"
                 ;;
+            fbc__subcmd__help,diff)
+                cmd="fbc__subcmd__help__subcmd__diff"
+                ;;
             fbc__subcmd__help,generate)
                 cmd="fbc__subcmd__help__subcmd__generate"
                 ;;
@@ -221,7 +227,7 @@ _fbc() {
 
     case "${cmd}" in
         fbc)
-            opts="-h -V --help --version render validate graph generate init alpha completions man version help"
+            opts="-h -V --help --version render validate graph diff generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -780,6 +786,36 @@ _fbc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        fbc__subcmd__diff)
+            opts="-o -h --output --allow --semantics --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text markdown json gitlab" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text markdown json gitlab" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "package-removed channel-removed installation-stranded installation-stuck head-moved-back head-removed bundle-changed" -- "${cur}"))
+                    return 0
+                    ;;
+                --semantics)
+                    COMPREPLY=($(compgen -W "classic v1 both" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         fbc__subcmd__generate)
             opts="-h --help dockerfile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -925,7 +961,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help)
-            opts="render validate graph generate init alpha completions man version help"
+            opts="render validate graph diff generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1093,6 +1129,20 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

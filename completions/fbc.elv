@@ -25,6 +25,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand render 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
+            cand diff 'Compare two catalogs and report what the change does to installations'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand init 'Generate an olm.package blob, as `opm init` does'
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands'
@@ -62,6 +63,18 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --package 'Draw only the channels of this package'
             cand --package-name 'Draw only the channels of this package'
             cand --draw-v0-semantics 'Mark what OLM classic skips: in mermaid as opm does, in dot the skipped bundles'
+            cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+            cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
+            cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+            cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;diff'= {
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --allow 'Accept a kind of change: reported, but the check passes (repeatable)'
+            cand --semantics 'Upgrade rules to check installations under'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
@@ -289,6 +302,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand render 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
+            cand diff 'Compare two catalogs and report what the change does to installations'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand init 'Generate an olm.package blob, as `opm init` does'
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands'
@@ -302,6 +316,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;help;validate'= {
         }
         &'fbc;help;graph'= {
+        }
+        &'fbc;help;diff'= {
         }
         &'fbc;help;generate'= {
             cand dockerfile 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
