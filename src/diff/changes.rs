@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::catalog::{Catalog, Located, Location};
 use crate::graph::upgrade::package::{entries, heads};
 use crate::model::channel::ChannelEntry;
+use crate::model::property::Property;
 use crate::model::{Bundle, Channel, Package};
 
 /// One package's blobs in one catalog; the first blob of a name wins, as in opm.
@@ -311,15 +312,14 @@ fn bundle_change<'a>(old: &'a Bundle, new: &'a Located<Bundle>) -> Option<Bundle
         .map(|p| p.kind.as_str())
         .collect();
     for kind in kinds {
-        let values = |bundle: &'a Bundle| {
-            bundle
-                .properties
-                .iter()
-                .filter(|p| p.kind == kind)
-                .map(crate::model::property::Property::value)
-                .collect::<Vec<_>>()
-        };
-        if values(old) != values(&new.item) {
+        let of_kind = |bundle: &'a Bundle| bundle.properties.iter().filter(move |p| p.kind == kind);
+        // The stored text is compared first; values are decoded only where it differs
+        // (the same value can be stored in two spellings).
+        if of_kind(old).ne(of_kind(&new.item))
+            && of_kind(old)
+                .map(Property::value)
+                .ne(of_kind(&new.item).map(Property::value))
+        {
             properties.push(kind);
         }
     }

@@ -14,8 +14,10 @@ const BUNDLE: &str = "olm.bundle";
 #[derive(Debug, Default)]
 pub(crate) struct Deprecations {
     packages: HashMap<String, String>,
-    channels: HashMap<(String, String), String>,
-    bundles: HashMap<(String, String), String>,
+    /// Package -> channel -> message.
+    channels: HashMap<String, HashMap<String, String>>,
+    /// Package -> bundle -> message.
+    bundles: HashMap<String, HashMap<String, String>>,
 }
 
 /// opm's mermaid sets: a channel or bundle *name* deprecated in one package is
@@ -44,12 +46,12 @@ impl Deprecations {
                             .or_insert(message);
                     }
                     CHANNEL => {
-                        let key = (package.clone(), name);
-                        deprecations.channels.entry(key).or_insert(message);
+                        let names = deprecations.channels.entry(package.clone()).or_default();
+                        names.entry(name).or_insert(message);
                     }
                     BUNDLE => {
-                        let key = (package.clone(), name);
-                        deprecations.bundles.entry(key).or_insert(message);
+                        let names = deprecations.bundles.entry(package.clone()).or_default();
+                        names.entry(name).or_insert(message);
                     }
                     _ => {}
                 }
@@ -63,20 +65,28 @@ impl Deprecations {
     }
 
     pub(crate) fn channel(&self, package: &str, channel: &str) -> Option<&str> {
-        let key = (package.to_owned(), channel.to_owned());
-        self.channels.get(&key).map(String::as_str)
+        self.channels.get(package)?.get(channel).map(String::as_str)
     }
 
     pub(crate) fn bundle(&self, package: &str, bundle: &str) -> Option<&str> {
-        let key = (package.to_owned(), bundle.to_owned());
-        self.bundles.get(&key).map(String::as_str)
+        self.bundles.get(package)?.get(bundle).map(String::as_str)
     }
 
     pub(crate) fn name_sets(&self) -> NameSets {
         NameSets {
             packages: self.packages.keys().cloned().collect(),
-            channels: self.channels.keys().map(|(_, name)| name.clone()).collect(),
-            bundles: self.bundles.keys().map(|(_, name)| name.clone()).collect(),
+            channels: self
+                .channels
+                .values()
+                .flat_map(HashMap::keys)
+                .cloned()
+                .collect(),
+            bundles: self
+                .bundles
+                .values()
+                .flat_map(HashMap::keys)
+                .cloned()
+                .collect(),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! One package of a catalog as both OLMs read it: its channels, and its bundles
 //! with the version and release they are compared by.
 
+use std::collections::HashMap;
+
 use crate::catalog::Catalog;
 use crate::model::Channel;
 use crate::model::channel::ChannelEntry;
@@ -25,6 +27,8 @@ pub(crate) struct PackageGraph<'a> {
     pub(crate) default_channel: &'a str,
     pub(crate) channels: Vec<&'a Channel>,
     pub(crate) bundles: Vec<BundleInfo<'a>>,
+    /// Index of each bundle in `bundles` by name.
+    by_name: HashMap<&'a str, usize>,
     pub(crate) deprecations: &'a Deprecations,
 }
 
@@ -44,11 +48,13 @@ impl<'a> PackageGraph<'a> {
             .filter(|channel| channel.package == package)
             .collect();
         let mut bundles: Vec<BundleInfo> = Vec::new();
+        let mut by_name = HashMap::new();
         for located in &catalog.bundles {
             let bundle = &located.item;
-            if bundle.package != package || bundles.iter().any(|b| b.name == bundle.name) {
+            if bundle.package != package || by_name.contains_key(bundle.name.as_str()) {
                 continue;
             }
+            by_name.insert(bundle.name.as_str(), bundles.len());
             let (version, release) = version_release(bundle)?;
             bundles.push(BundleInfo {
                 name: &bundle.name,
@@ -64,12 +70,13 @@ impl<'a> PackageGraph<'a> {
             default_channel: blob.map_or("", |p| p.item.default_channel.as_str()),
             channels,
             bundles,
+            by_name,
             deprecations,
         }))
     }
 
     pub(crate) fn bundle(&self, name: &str) -> Option<&BundleInfo<'a>> {
-        self.bundles.iter().find(|bundle| bundle.name == name)
+        self.by_name.get(name).map(|&index| &self.bundles[index])
     }
 
     pub(crate) fn channel(&self, name: &str) -> Option<&'a Channel> {

@@ -4,7 +4,10 @@
 //! and release win (operator-controller `resolve/catalog.go`,
 //! `filter/successors.go`; spec §6.4).
 
+use std::collections::HashMap;
+
 use crate::model::Channel;
+use crate::model::channel::ChannelEntry;
 use crate::semver::Version;
 
 use super::package::{BundleInfo, PackageGraph, entries, heads};
@@ -15,6 +18,8 @@ pub(crate) struct V1<'a> {
     graph: &'a PackageGraph<'a>,
     /// The selected channels, or every channel of the package.
     channels: Vec<&'a Channel>,
+    /// The entries of those channels by bundle name, in channel then entry order.
+    entries: HashMap<&'a str, Vec<(&'a Channel, &'a ChannelEntry)>>,
     selected: bool,
     /// The target of the path: candidates are capped at its version (a
     /// `ClusterExtension` with `version: "<=T"`), and once the target itself is a
@@ -37,13 +42,24 @@ impl<'a> V1<'a> {
         target: Option<(&'a str, Version)>,
     ) -> Self {
         let is_selected = !selected.is_empty();
+        let channels = if is_selected {
+            selected
+        } else {
+            graph.channels.clone()
+        };
+        let mut by_bundle: HashMap<&str, Vec<_>> = HashMap::new();
+        for &channel in &channels {
+            for entry in entries(channel) {
+                by_bundle
+                    .entry(entry.name.as_str())
+                    .or_default()
+                    .push((channel, entry));
+            }
+        }
         Self {
             graph,
-            channels: if is_selected {
-                selected
-            } else {
-                graph.channels.clone()
-            },
+            channels,
+            entries: by_bundle,
             selected: is_selected,
             target,
         }
@@ -54,22 +70,19 @@ impl<'a> V1<'a> {
     }
 
     fn in_channels(&self, name: &str) -> bool {
-        self.channels
-            .iter()
-            .any(|c| entries(c).iter().any(|e| e.name == name))
+        self.entries.contains_key(name)
     }
 
     /// The first edge (channel order, then replaces, skips, skipRange) by which
     /// `bundle` succeeds `at`.
     fn edge(&self, bundle: &str, at: &Position) -> Option<Step<'a>> {
-        for channel in &self.channels {
-            for entry in entries(channel).iter().filter(|e| e.name == bundle) {
-                if let Some(kind) = cover_of(entry, at) {
-                    return Some(Step::new(self.graph, at, entry, channel, kind));
-                }
-            }
-        }
-        None
+        self.entries
+            .get(bundle)?
+            .iter()
+            .find_map(|&(channel, entry)| {
+                let kind = cover_of(entry, at)?;
+                Some(Step::new(self.graph, at, entry, channel, kind))
+            })
     }
 
     /// Candidates in OLM v1's order: not deprecated first, then highest version and
