@@ -1380,11 +1380,11 @@ _fbc() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml sarif github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml sarif github gitlab" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml sarif github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml sarif github gitlab" -- "${cur}"))
                     return 0
                     ;;
                 --allow)

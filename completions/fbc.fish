@@ -51,7 +51,8 @@ complete -c fbc -n "__fish_fbc_using_subcommand validate" -s o -l output -d 'Out
 json\t'opm\'s `{"passed", "error": {"message"}}` object plus every finding'
 yaml\t'The same as YAML, in opm\'s shape (keys sorted)'
 sarif\t'SARIF 2.1.0, for GitHub code scanning and other SARIF viewers'
-github\t'GitHub Actions workflow commands (`::error file=...::...`)'"
+github\t'GitHub Actions workflow commands (`::error file=...::...`)'
+gitlab\t'GitLab Code Quality JSON, one entry per finding'"
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l allow -d 'Disable a lint by its rule id (repeatable)' -r -f -a "skip-range-extra-head\t''
 replaces-unknown-bundle\t''
 image-not-pinned\t''

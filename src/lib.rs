@@ -29,7 +29,7 @@ mod template;
 mod validate;
 
 /// How a command ended, mapped to the process exit code in one place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExitStatus {
     /// The command ran and found nothing wrong.
     Success,

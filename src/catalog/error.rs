@@ -12,6 +12,9 @@ pub(crate) enum LoadError {
     #[diagnostic(code(fbc::catalog::invalid_file))]
     InvalidFile {
         message: String,
+        path: PathBuf,
+        line: usize,
+        column: usize,
         #[source_code]
         source_code: NamedSource<Arc<str>>,
         #[label("here")]
@@ -92,6 +95,34 @@ pub(crate) enum LoadError {
         help("give the directory that holds the catalog (or the bundle's directory)")
     )]
     NotADirectory { path: PathBuf, reference: bool },
+}
+
+impl LoadError {
+    /// The file the error is about, and the 1-based line and column where known.
+    pub(crate) fn position(&self) -> (&std::path::Path, Option<(usize, usize)>) {
+        match self {
+            Self::InvalidFile {
+                path, line, column, ..
+            }
+            | Self::InvalidUtf8 { path, line, column } => (path, Some((*line, *column))),
+            Self::Io { path, .. }
+            | Self::SpecialFile { path }
+            | Self::DirectoryLink { path }
+            | Self::TooLarge { path, .. }
+            | Self::IgnoreLineTooLong { path }
+            | Self::NotADirectory { path, .. } => (path, None),
+            Self::ImageReference { reference } => (reference, None),
+        }
+    }
+
+    /// The message as one line of text, without the file name where the
+    /// position already carries it.
+    pub(crate) fn message(&self) -> String {
+        match self {
+            Self::InvalidFile { message, .. } => message.clone(),
+            other => other.to_string(),
+        }
+    }
 }
 
 fn not_a_directory(path: &std::path::Path, reference: bool) -> String {

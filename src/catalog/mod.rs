@@ -261,8 +261,12 @@ fn invalid_file(
     help: Option<String>,
 ) -> LoadError {
     let position = position.min(text.len());
+    let (line, column) = line_and_column(text, position);
     LoadError::InvalidFile {
         message,
+        path: path.to_path_buf(),
+        line,
+        column,
         source_code: NamedSource::new(
             crate::shown::path(path, crate::shown::Form::Text),
             Arc::from(text),

@@ -15,6 +15,8 @@ pub enum ValidateFormat {
     Sarif,
     /// GitHub Actions workflow commands (`::error file=...::...`)
     Github,
+    /// GitLab Code Quality JSON, one entry per finding
+    Gitlab,
 }
 
 #[derive(Debug, clap::Args)]
@@ -25,12 +27,15 @@ The verdict is opm's, and each problem opm knows is reported in opm's words, but
 of them at once, each with a rule id and the file and line of the blobs involved. \
 Lints beyond opm (unpinned images, extra heads from a skipRange, ...) are warnings \
 unless --strict is given.\n\n\
-Exit status: 0 valid, 1 invalid (or warnings with --strict), 2 the catalog could not be loaded."
+Several directories are validated in parallel and reported together, each finding with \
+its catalog; the exit status is the worst of them. A file that cannot be read or decoded is \
+a finding of rule `catalog-file-unreadable` in every machine-readable format.\n\n\
+Exit status: 0 valid, 1 invalid (or warnings with --strict), 2 a catalog could not be loaded."
 )]
 pub struct ValidateArgs {
-    /// Catalog directory to validate
-    #[arg(value_name = "DIR")]
-    pub directory: PathBuf,
+    /// Catalog directories to validate (several are validated in parallel)
+    #[arg(value_name = "DIR", required = true)]
+    pub directories: Vec<PathBuf>,
 
     /// Output format (default: text on stderr)
     #[arg(short, long, value_enum, default_value_t = ValidateFormat::Text)]

@@ -1,13 +1,21 @@
-//! `fbc validate`: load a catalog directory, validate it, report the findings in
-//! the chosen format and exit 0 (valid), 1 (invalid) or 2 (not loadable).
+//! `fbc validate DIR...`: load each catalog directory (in parallel), validate it,
+//! report the findings in the chosen format and exit with the worst status: 0
+//! (valid), 1 (invalid) or 2 (not loadable). A catalog that cannot be loaded is
+//! reported as findings in the machine formats, and as today's error in text.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use crate::ExitStatus;
-use crate::catalog;
+use crate::catalog::{self, Location};
 use crate::cli::{ValidateArgs, ValidateFormat};
-use crate::validate::report::{self, Outcome, Settings};
-use crate::validate::{Rule, validate};
+use crate::output::gitlab;
+use crate::output::node::Node;
+use crate::shown::Form;
+use crate::validate::report::{self, Outcome, Settings, display_path};
+use crate::validate::{Finding, Rule, Severity, validate};
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 enum ValidateError {
@@ -30,6 +38,26 @@ enum ValidateError {
     Yaml(#[source] crate::output::yaml::YamlWriteError),
 }
 
+/// One catalog's result.
+struct Checked {
+    directory: PathBuf,
+    outcome: Outcome,
+    loaded: bool,
+    /// Why the catalog could not be loaded (its findings are in `outcome`), until
+    /// it is reported.
+    failure: Option<ValidateError>,
+}
+
+impl Checked {
+    fn status(&self) -> ExitStatus {
+        match (self.loaded, self.outcome.passed) {
+            (false, _) => ExitStatus::Error,
+            (true, true) => ExitStatus::Success,
+            (true, false) => ExitStatus::Failure,
+        }
+    }
+}
+
 pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
     let settings = Settings {
         strict: args.strict,
@@ -39,35 +67,217 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
             .filter_map(|id| Rule::from_id(id))
             .collect(),
     };
-    let outcome = check(&args.directory, &settings)?;
-    let text = match args.output {
-        ValidateFormat::Text => {
-            let fancy = crate::output::diagnostics::stderr_is_fancy();
-            eprint!("{}", report::text::write(&outcome, fancy));
-            String::new()
+    let several = args.directories.len() > 1;
+    let mut checked: Vec<Checked> = args
+        .directories
+        .par_iter()
+        .map(|directory| check(directory, &settings, several))
+        .collect();
+    let status = checked
+        .iter()
+        .map(Checked::status)
+        .max()
+        .unwrap_or(ExitStatus::Success);
+    if args.output == ValidateFormat::Text {
+        if !several && let Some(failure) = checked[0].failure.take() {
+            return Err(failure.into());
         }
-        ValidateFormat::Json => report::json::write(&outcome),
-        ValidateFormat::Yaml => match report::yaml::write(&outcome) {
-            Ok(text) => text,
-            Err(error) => {
-                // Reported, with the verdict's exit code, as opm does.
-                eprintln!("{:?}", miette::Report::new(ValidateError::Yaml(error)));
-                return Ok(ExitStatus::Failure);
+        write_text(checked);
+        return Ok(status);
+    }
+    // Machine formats: the load errors on stderr too, for people reading the log.
+    for failure in checked.iter_mut().filter_map(|c| c.failure.take()) {
+        eprintln!("{:?}", miette::Report::new(failure));
+    }
+    let text = match args.output {
+        ValidateFormat::Text => unreachable!("written above"),
+        ValidateFormat::Json if several => report::json::write_node(&several_node(&checked)),
+        ValidateFormat::Json => report::json::write(&checked[0].outcome),
+        ValidateFormat::Yaml => {
+            let written = if several {
+                report::yaml::write_node(&several_node(&checked))
+            } else {
+                report::yaml::write(&checked[0].outcome)
+            };
+            match written {
+                Ok(text) => text,
+                Err(error) => {
+                    // Reported, with the verdict's exit code, as opm does.
+                    eprintln!("{:?}", miette::Report::new(ValidateError::Yaml(error)));
+                    return Ok(status.max(ExitStatus::Failure));
+                }
             }
-        },
-        ValidateFormat::Sarif => report::sarif::write(&outcome),
-        ValidateFormat::Github => report::github::write(&outcome),
+        }
+        ValidateFormat::Sarif => report::sarif::write(&merged(&checked)),
+        ValidateFormat::Github => report::github::write(&merged(&checked)),
+        ValidateFormat::Gitlab => gitlab::write(&issues(&merged(&checked))),
     };
     super::write_stdout(text.as_bytes()).map_err(ValidateError::Write)?;
-    Ok(if outcome.passed {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Failure
-    })
+    Ok(status)
 }
 
-fn check(directory: &Path, settings: &Settings) -> Result<Outcome, ValidateError> {
-    catalog::require_directory(directory, false)?;
-    let loaded = catalog::load_directory(directory)?;
-    Ok(Outcome::new(validate(&loaded), settings))
+fn check(directory: &Path, settings: &Settings, several: bool) -> Checked {
+    let loaded = catalog::require_directory(directory, false)
+        .map_err(ValidateError::from)
+        .and_then(|()| catalog::load_directory(directory).map_err(ValidateError::from));
+    let (mut outcome, failure) = match loaded {
+        Ok(catalog) => (Outcome::new(validate(&catalog), settings), None),
+        Err(error) => (load_outcome(&error), Some(error)),
+    };
+    if several {
+        let name = display_path(directory, Form::Data);
+        for finding in &mut outcome.findings {
+            finding.catalog = Some(name.clone());
+        }
+    }
+    Checked {
+        directory: directory.to_path_buf(),
+        outcome,
+        loaded: failure.is_none(),
+        failure,
+    }
+}
+
+/// A catalog that could not be loaded: one finding per file that failed.
+fn load_outcome(error: &ValidateError) -> Outcome {
+    let errors: Vec<&catalog::LoadError> = match error {
+        ValidateError::Load(errors) => errors.errors.iter().collect(),
+        ValidateError::Access(error) => vec![error],
+        _ => Vec::new(),
+    };
+    let findings = errors
+        .into_iter()
+        .map(|error| {
+            let (path, position) = error.position();
+            let (line, column) = position.unwrap_or((1, 1));
+            let location = Location {
+                file: Arc::from(path),
+                line,
+                column,
+            };
+            let mut finding =
+                Finding::new(Rule::CatalogFileUnreadable, error.message()).at(&location);
+            if let Some(help) = miette::Diagnostic::help(error) {
+                finding = finding.help(help.to_string());
+            }
+            finding
+        })
+        .collect();
+    Outcome {
+        findings,
+        opm_message: Some(error.to_string()),
+        passed: false,
+    }
+}
+
+/// Text on stderr: each catalog's findings under its name, then a verdict line per
+/// catalog when there are several.
+fn write_text(checked: Vec<Checked>) {
+    let fancy = crate::output::diagnostics::stderr_is_fancy();
+    let several = checked.len() > 1;
+    let mut verdicts = Vec::new();
+    for one in checked {
+        if several {
+            eprintln!("==> {} <==", display_path(&one.directory, Form::Text));
+        }
+        let status = one.status();
+        match one.failure {
+            Some(failure) => eprintln!("{:?}", miette::Report::new(failure)),
+            None => eprint!("{}", report::text::write(&one.outcome, fancy)),
+        }
+        if several {
+            eprintln!();
+        }
+        verdicts.push((one.directory, status, one.outcome));
+    }
+    if !several {
+        return;
+    }
+    for (directory, status, outcome) in verdicts {
+        let verdict = match (status, outcome.passed) {
+            (ExitStatus::Error, _) => "could not be loaded".to_owned(),
+            (_, passed) => format!(
+                "{}: {} errors, {} warnings",
+                if passed { "valid" } else { "invalid" },
+                outcome.count(Severity::Error),
+                outcome.count(Severity::Warning)
+            ),
+        };
+        eprintln!("{}: {verdict}", display_path(&directory, Form::Text));
+    }
+}
+
+/// `{"formatVersion": 1, "passed", "catalogs": [{"directory", "passed", "error",
+/// "findings"}]}` (schemas/validate.schema.json).
+fn several_node(checked: &[Checked]) -> Node<'_> {
+    let catalogs = checked
+        .iter()
+        .map(|one| {
+            let mut fields = vec![
+                (
+                    "directory".into(),
+                    Node::String(display_path(&one.directory, Form::Data).into()),
+                ),
+                ("passed".into(), Node::Bool(one.outcome.passed)),
+                ("loaded".into(), Node::Bool(one.loaded)),
+            ];
+            fields.extend(
+                report::json::outcome_fields(&one.outcome)
+                    .into_iter()
+                    .skip(1),
+            );
+            Node::Object(fields)
+        })
+        .collect();
+    Node::Object(vec![
+        ("formatVersion".into(), Node::Number(1.0)),
+        (
+            "passed".into(),
+            Node::Bool(checked.iter().all(|c| c.outcome.passed)),
+        ),
+        ("catalogs".into(), Node::Array(catalogs)),
+    ])
+}
+
+/// Every catalog's findings as one outcome (SARIF, GitHub and GitLab locate each
+/// finding by its file; the catalog is named in each when there are several).
+fn merged(checked: &[Checked]) -> Outcome {
+    Outcome {
+        findings: checked
+            .iter()
+            .flat_map(|c| c.outcome.findings.iter().cloned())
+            .collect(),
+        opm_message: None,
+        passed: checked.iter().all(|c| c.outcome.passed),
+    }
+}
+
+fn issues(outcome: &Outcome) -> Vec<gitlab::Issue> {
+    outcome
+        .findings
+        .iter()
+        .map(|finding| {
+            let (path, line) = finding.locations.first().map_or_else(
+                || (finding.catalog.clone().unwrap_or_default(), 1),
+                |location| (display_path(&location.file, Form::Data), location.line),
+            );
+            let about = report::subject(finding);
+            let description = if about.is_empty() {
+                finding.message.clone()
+            } else {
+                format!("{about}: {}", finding.message)
+            };
+            gitlab::Issue {
+                identity: format!("{path}\0{description}"),
+                description,
+                check_name: format!("fbc-validate/{}", finding.rule.id()),
+                severity: match finding.severity {
+                    Severity::Error => "major",
+                    Severity::Warning => "minor",
+                },
+                path,
+                line,
+            }
+        })
+        .collect()
 }

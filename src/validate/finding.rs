@@ -36,6 +36,8 @@ pub(crate) struct Finding {
     pub(crate) locations: Vec<Location>,
     /// What opm's message leaves unsaid, where its words could mislead.
     pub(crate) help: Option<Cow<'static, str>>,
+    /// The catalog directory, when one run validates several.
+    pub(crate) catalog: Option<String>,
 }
 
 impl Finding {
@@ -49,6 +51,7 @@ impl Finding {
             bundle: None,
             locations: Vec::new(),
             help: None,
+            catalog: None,
         }
     }
 
@@ -162,6 +165,7 @@ macro_rules! rules {
 }
 
 rules! {
+    CatalogFileUnreadable => "catalog-file-unreadable", Error, "every catalog file can be read and decoded (a load error: exit status 2)";
     PackageNameMissing => "package-name-missing", Error, "every olm.package has a name";
     PackageDuplicate => "package-duplicate", Error, "a package is declared once";
     PackageNameInvalid => "package-name-invalid", Error, "package names are RFC 1123 labels";

@@ -482,3 +482,155 @@ fn file_names_keep_their_bytes_in_every_format() {
     assert!(sarif.contains(r#""uri": "bad%0Ana%FFme.json""#), "{sarif}");
     assert!(!sarif.contains('\u{fffd}'), "{sarif}");
 }
+
+/// A directory with one catalog file that does not parse (line 2, column 1).
+fn broken_catalog() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    std::fs::write(
+        dir.path().join("broken.json"),
+        "{\"schema\":\"olm.package\",\"name\":\"a\"\n",
+    )
+    .expect("written");
+    dir
+}
+
+#[test]
+fn load_errors_are_findings_in_every_machine_format() {
+    let broken = broken_catalog();
+    let dir = broken.path().to_str().expect("UTF-8 path");
+    let file = format!("{dir}/broken.json");
+    let json = run(&["validate", "-o", "json", dir]);
+    assert_eq!(
+        json.status.code(),
+        Some(2),
+        "the exit status of a load error"
+    );
+    let report = parse_json(&stdout(&json));
+    assert_eq!(report["passed"], false);
+    let finding = &report["findings"][0];
+    assert_eq!(finding["rule"], "catalog-file-unreadable");
+    assert_eq!(finding["locations"][0]["file"], file.as_str());
+    assert_eq!(finding["locations"][0]["line"], 2);
+    assert!(
+        stderr(&json).contains("could not be loaded"),
+        "{}",
+        stderr(&json)
+    );
+
+    let sarif = run(&["validate", "-o", "sarif", dir]);
+    assert_eq!(sarif.status.code(), Some(2));
+    let sarif = parse_json(&stdout(&sarif));
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "catalog-file-unreadable");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"],
+        2
+    );
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules");
+    assert!(rules.iter().all(|rule| {
+        rule["fullDescription"]["text"].is_string() && rule["help"]["text"].is_string()
+    }));
+
+    let github = run(&["validate", "-o", "github", dir]);
+    assert_eq!(github.status.code(), Some(2));
+    assert!(
+        stdout(&github).starts_with(&format!(
+            "::error file={},line=2,col=1,title=catalog-file-unreadable::",
+            file.replace(':', "%3A")
+        )),
+        "{}",
+        stdout(&github)
+    );
+
+    let gitlab = run(&["validate", "-o", "gitlab", dir]);
+    assert_eq!(gitlab.status.code(), Some(2));
+    let issues = parse_json(&stdout(&gitlab));
+    assert_eq!(
+        issues[0]["check_name"],
+        "fbc-validate/catalog-file-unreadable"
+    );
+    assert_eq!(issues[0]["location"]["path"], file.as_str());
+    assert_eq!(issues[0]["location"]["lines"]["begin"], 2);
+}
+
+#[test]
+fn several_catalogs_in_one_run_in_every_format() {
+    let broken = broken_catalog();
+    let broken = broken.path().to_str().expect("UTF-8 path");
+    let valid = "testdata/validate/valid";
+    let invalid = "testdata/validate/many-problems";
+    // The worst status wins: invalid (1) over valid, unloadable (2) over both.
+    let output = run(&["validate", valid, invalid]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stderr(&output);
+    assert!(text.contains(&format!("==> {invalid} <==")), "{text}");
+    assert!(text.contains(&format!("\n{valid}: valid")), "{text}");
+    assert!(text.contains(&format!("\n{invalid}: invalid")), "{text}");
+    assert_eq!(run(&["validate", valid, valid]).status.code(), Some(0));
+
+    let output = run(&["validate", "-o", "json", valid, invalid, broken]);
+    assert_eq!(output.status.code(), Some(2));
+    let report = parse_json(&stdout(&output));
+    assert_eq!(report["formatVersion"], 1);
+    assert_eq!(report["passed"], false);
+    let catalogs = report["catalogs"].as_array().expect("catalogs");
+    let shape: Vec<(&str, bool, bool)> = catalogs
+        .iter()
+        .map(|c| {
+            (
+                c["directory"].as_str().expect("directory"),
+                c["passed"].as_bool().expect("passed"),
+                c["loaded"].as_bool().expect("loaded"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            (valid, true, true),
+            (invalid, false, true),
+            (broken, false, false)
+        ]
+    );
+    assert!(
+        !catalogs[1]["findings"]
+            .as_array()
+            .expect("findings")
+            .is_empty()
+    );
+
+    let output = run(&["validate", "-o", "sarif", valid, invalid]);
+    let sarif = parse_json(&stdout(&output));
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    assert!(
+        results
+            .iter()
+            .all(|r| r["properties"]["catalog"] == invalid)
+    );
+
+    let output = run(&["validate", "-o", "github", invalid, broken]);
+    assert_eq!(output.status.code(), Some(2));
+    let annotations = stdout(&output);
+    assert!(
+        annotations.contains(&format!("::catalog {invalid}, ")),
+        "{annotations}"
+    );
+    assert!(
+        annotations.contains("title=catalog-file-unreadable::"),
+        "{annotations}"
+    );
+
+    let output = run(&["validate", "-o", "gitlab", invalid, valid]);
+    assert_eq!(output.status.code(), Some(1));
+    let issues = parse_json(&stdout(&output));
+    let fingerprints: std::collections::BTreeSet<&str> = issues
+        .as_array()
+        .expect("issues")
+        .iter()
+        .map(|i| i["fingerprint"].as_str().expect("fingerprint"))
+        .collect();
+    assert_eq!(fingerprints.len(), issues.as_array().expect("issues").len());
+}

@@ -26,7 +26,14 @@ pub(crate) fn write(outcome: &Outcome) -> String {
         }
         properties.push(format!("title={}", escape_property(finding.rule.id())));
         let mut message = finding.message.clone();
-        let about = subject(finding);
+        let mut about = subject(finding);
+        if let Some(catalog) = &finding.catalog {
+            about = if about.is_empty() {
+                format!("catalog {catalog}")
+            } else {
+                format!("catalog {catalog}, {about}")
+            };
+        }
         if !about.is_empty() {
             message = format!("{about}: {message}");
         }

@@ -11,6 +11,19 @@ use crate::validate::Finding;
 
 /// The whole report, ending with a newline.
 pub(crate) fn write(outcome: &Outcome) -> String {
+    write_node(&Node::Object(outcome_fields(outcome)))
+}
+
+/// A report object as Go's indenting encoder writes it, ending with a newline.
+pub(crate) fn write_node(node: &Node<'_>) -> String {
+    let mut out = Vec::new();
+    write_indented(node, 0, &mut out);
+    out.push(b'\n');
+    String::from_utf8(out).expect("the writer emits UTF-8")
+}
+
+/// `passed`, opm's `error` when there is one, and `findings`.
+pub(crate) fn outcome_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)> {
     let mut fields = vec![("passed".into(), Node::Bool(outcome.passed))];
     if let Some(message) = &outcome.opm_message {
         fields.push((
@@ -22,10 +35,7 @@ pub(crate) fn write(outcome: &Outcome) -> String {
         "findings".into(),
         Node::Array(outcome.findings.iter().map(finding_node).collect()),
     ));
-    let mut out = Vec::new();
-    write_node(&Node::Object(fields), 0, &mut out);
-    out.push(b'\n');
-    String::from_utf8(out).expect("the writer emits UTF-8")
+    fields
 }
 
 /// One finding as an object; absent package, channel, bundle and help are left out.
@@ -72,7 +82,7 @@ fn newline(out: &mut Vec<u8>, depth: usize) {
     out.extend(std::iter::repeat_n(b' ', depth * 2));
 }
 
-fn write_node(node: &Node<'_>, depth: usize, out: &mut Vec<u8>) {
+fn write_indented(node: &Node<'_>, depth: usize, out: &mut Vec<u8>) {
     match node {
         Node::Array(items) if !items.is_empty() => {
             out.push(b'[');
@@ -81,7 +91,7 @@ fn write_node(node: &Node<'_>, depth: usize, out: &mut Vec<u8>) {
                     out.push(b',');
                 }
                 newline(out, depth + 1);
-                write_node(item, depth + 1, out);
+                write_indented(item, depth + 1, out);
             }
             newline(out, depth);
             out.push(b']');
@@ -95,7 +105,7 @@ fn write_node(node: &Node<'_>, depth: usize, out: &mut Vec<u8>) {
                 newline(out, depth + 1);
                 write_string(key, out);
                 out.extend_from_slice(b": ");
-                write_node(value, depth + 1, out);
+                write_indented(value, depth + 1, out);
             }
             newline(out, depth);
             out.push(b'}');

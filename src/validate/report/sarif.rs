@@ -62,6 +62,17 @@ fn rule_node(rule: Rule) -> Node<'static> {
             Node::Object(vec![("text".into(), Node::str(rule.summary()))]),
         ),
         (
+            "fullDescription".into(),
+            Node::Object(vec![(
+                "text".into(),
+                Node::String(full_description(rule).into()),
+            )]),
+        ),
+        (
+            "help".into(),
+            Node::Object(vec![("text".into(), Node::String(help(rule).into()))]),
+        ),
+        (
             "defaultConfiguration".into(),
             Node::Object(vec![(
                 "level".into(),
@@ -73,6 +84,37 @@ fn rule_node(rule: Rule) -> Node<'static> {
             Node::Object(vec![("tags".into(), Node::Array(vec![Node::str(tags)]))]),
         ),
     ])
+}
+
+fn full_description(rule: Rule) -> String {
+    let kind = match (rule, rule.default_severity()) {
+        (Rule::CatalogFileUnreadable, _) => {
+            "A catalog file that fbc (and opm) cannot read or decode; nothing else is validated then."
+        }
+        (_, Severity::Error) => "A rule opm enforces: a catalog that breaks it is invalid.",
+        (_, Severity::Warning) => "A lint beyond opm: a warning, an error under --strict.",
+    };
+    format!("{}. {kind}", capitalized(rule.summary()))
+}
+
+fn help(rule: Rule) -> String {
+    match rule.default_severity() {
+        Severity::Error => format!(
+            "Fix the blobs the result points at; `fbc validate DIR` lists every problem of rule {} with its file and line.",
+            rule.id()
+        ),
+        Severity::Warning => format!(
+            "Fix the blobs the result points at, or accept them with `fbc validate --allow {}`.",
+            rule.id()
+        ),
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().collect::<String>() + chars.as_str()
+    })
 }
 
 /// SARIF rule names are conventionally `PascalCase` identifiers.
@@ -155,6 +197,7 @@ fn result_node(finding: &Finding) -> Node<'_> {
     }
     let mut properties = Vec::new();
     for (key, value) in [
+        ("catalog", &finding.catalog),
         ("package", &finding.package),
         ("channel", &finding.channel),
         ("bundle", &finding.bundle),

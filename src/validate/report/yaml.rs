@@ -8,17 +8,13 @@ use crate::output::yaml::{YamlWriteError, write_value};
 
 /// The report, or yaml.v2's refusal of a string in it (opm then prints nothing).
 pub(crate) fn write(outcome: &Outcome) -> Result<String, YamlWriteError> {
-    let mut fields = vec![("passed".into(), Node::Bool(outcome.passed))];
-    if let Some(message) = &outcome.opm_message {
-        fields.push((
-            "error".into(),
-            Node::Object(vec![("message".into(), Node::str(message))]),
-        ));
-    }
-    let findings = outcome.findings.iter().map(super::json::finding_node);
-    fields.push(("findings".into(), Node::Array(findings.collect())));
+    write_node(&Node::Object(super::json::outcome_fields(outcome)))
+}
+
+/// A report object in opm's YAML shape.
+pub(crate) fn write_node(node: &Node<'_>) -> Result<String, YamlWriteError> {
     let mut out = Vec::new();
-    write_value(&Node::Object(fields), &mut out)?;
+    write_value(node, &mut out)?;
     out.push(b'\n');
     Ok(String::from_utf8(out).expect("the YAML writer writes UTF-8"))
 }
