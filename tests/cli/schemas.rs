@@ -102,3 +102,56 @@ fn the_catalog_schema_points_at_mistakes() {
         .collect();
     assert_eq!(errors, ["/entries/0"]);
 }
+
+/// A validator for one of fbc's output schemas.
+fn output_validator(name: &str) -> jsonschema::Validator {
+    jsonschema::validator_for(&read(&schema_dir().join(name)))
+        .unwrap_or_else(|error| panic!("{name}: {error}"))
+}
+
+fn assert_valid(validator: &jsonschema::Validator, value: &Value, what: &str) {
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:#?}");
+}
+
+#[test]
+fn fbc_outputs_match_their_schemas() {
+    let diff = output_validator("diff.schema.json");
+    for args in [
+        &[
+            "diff",
+            "testdata/diff/kinds/old",
+            "testdata/diff/kinds/new",
+            "-o",
+            "json",
+        ][..],
+        &[
+            "diff",
+            "testdata/diff/kinds/new",
+            "testdata/diff/kinds/new",
+            "-o",
+            "json",
+        ],
+    ] {
+        let report: Value = serde_json::from_str(&stdout(&run(args))).expect("JSON");
+        assert_valid(&diff, &report, &args.join(" "));
+    }
+    let validate = output_validator("validate.schema.json");
+    for args in [
+        &["validate", "-o", "json", "testdata/validate/many-problems"][..],
+        &["validate", "-o", "json", "testdata/validate/valid"],
+        &[
+            "validate",
+            "-o",
+            "json",
+            "testdata/validate/valid",
+            "testdata/validate/many-problems",
+        ],
+    ] {
+        let report: Value = serde_json::from_str(&stdout(&run(args))).expect("JSON");
+        assert_valid(&validate, &report, &args.join(" "));
+    }
+}
