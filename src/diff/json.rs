@@ -163,13 +163,7 @@ impl From<&Location> for LocationJson {
 }
 
 pub(crate) fn write_json(report: &Report) -> String {
-    let count = |status| {
-        report
-            .packages
-            .iter()
-            .filter(|p| p.diff.status == status)
-            .count()
-    };
+    let count = |status| report.count_packages(status);
     let json = ReportJson {
         format_version: FORMAT_VERSION,
         old: &report.old,

@@ -94,6 +94,14 @@ impl Report<'_> {
         self.packages.iter().flat_map(|p| &p.installations)
     }
 
+    /// Packages added, removed or changed.
+    pub(crate) fn count_packages(&self, status: Status) -> usize {
+        self.packages
+            .iter()
+            .filter(|p| p.diff.status == status)
+            .count()
+    }
+
     /// Installations (package, channel, bundle) checked, and those that lose their
     /// way to the head under some runtime.
     pub(crate) fn counts(&self) -> (usize, usize) {

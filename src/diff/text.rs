@@ -25,13 +25,7 @@ pub(crate) fn write_text(report: &Report) -> String {
 
 /// One line: what changed and what it does.
 pub(crate) fn summary(report: &Report) -> String {
-    let count = |status| {
-        report
-            .packages
-            .iter()
-            .filter(|p| p.diff.status == status)
-            .count()
-    };
+    let count = |status| report.count_packages(status);
     let (added, removed, changed) = (
         count(Status::Added),
         count(Status::Removed),
