@@ -92,6 +92,20 @@ struct Blob {
     size: Option<u64>,
 }
 
+impl Blob {
+    /// Refuses a blob larger than the file-size limit, as a file on disk is refused.
+    fn within_limit(&self, path: &Path) -> Result<(), LoadError> {
+        let limit = crate::limits::get().max_file_size;
+        match self.size {
+            Some(size) if size > limit => Err(LoadError::TooLarge {
+                path: path.to_path_buf(),
+                limit,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Loads the catalog at `source`, as [`super::load_directory`] loads a directory.
 pub(crate) fn load(source: &GitPath) -> Result<Catalog, GitError> {
     let reference = source.tree();
@@ -117,8 +131,9 @@ pub(crate) fn load(source: &GitPath) -> Result<Catalog, GitError> {
     // Git sorts a directory as its name followed by `/`; a walk sorts names.
     entries.sort_by(|a, b| a.path.components().cmp(b.path.components()));
     let read_one = |path: &Path| {
-        let object = &blobs[path].object;
-        run(&["cat-file", "blob", object]).map_err(|message| LoadError::Io {
+        let blob = &blobs[path];
+        blob.within_limit(path)?;
+        run(&["cat-file", "blob", &blob.object]).map_err(|message| LoadError::Io {
             path: path.to_path_buf(),
             error: std::io::Error::other(message),
         })
@@ -185,16 +200,12 @@ fn read_blobs(
     paths: &[PathBuf],
     blobs: &HashMap<PathBuf, Blob>,
 ) -> Result<Vec<Result<Vec<u8>, LoadError>>, String> {
-    let limit = crate::limits::get().max_file_size;
     let mut wanted = Vec::new();
     let mut contents: Vec<Result<Vec<u8>, LoadError>> = Vec::with_capacity(paths.len());
     for path in paths {
         let blob = &blobs[path];
-        if blob.size.is_some_and(|size| size > limit) {
-            contents.push(Err(LoadError::TooLarge {
-                path: path.clone(),
-                limit,
-            }));
+        if let Err(error) = blob.within_limit(path) {
+            contents.push(Err(error));
         } else {
             wanted.push((contents.len(), blob.object.clone()));
             contents.push(Ok(Vec::new()));

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crate::ExitStatus;
 use crate::catalog::Catalog;
 use crate::catalog::git::{self, GitPath};
-use crate::cli::{DiffArgs, DiffFormat, RegistryArgs, SemanticsArg};
+use crate::cli::{DiffArgs, DiffFormat, RegistryArgs};
 use crate::diff::{self, Options, Report, json, markdown, text};
 use crate::graph::deprecations::Deprecations;
 use crate::graph::upgrade::Semantics;
@@ -29,11 +29,7 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
     let options = Options {
         old: args.old.clone(),
         new: args.new.clone(),
-        semantics: match args.semantics {
-            SemanticsArg::Classic => vec![Semantics::Classic],
-            SemanticsArg::V1 => vec![Semantics::V1],
-            SemanticsArg::Both => vec![Semantics::Classic, Semantics::V1],
-        },
+        semantics: Semantics::chosen(args.semantics),
         allow: &args.allow,
     };
     let report = diff::compare(&old, &new, &old_deprecations, &new_deprecations, &options)

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use crate::ExitStatus;
 use crate::catalog::Catalog;
-use crate::cli::{PathFormat, SemanticsArg, UpgradePathArgs};
+use crate::cli::{PathFormat, UpgradePathArgs};
 use crate::graph::deprecations::Deprecations;
 use crate::graph::upgrade::package::{PackageGraph, entries};
 use crate::graph::upgrade::request::{Report, Request, RequestError, package_graph, plan};
@@ -21,11 +21,7 @@ pub(crate) fn run(args: &UpgradePathArgs) -> miette::Result<ExitStatus> {
         from_version: args.from_version.clone(),
         to: args.to.clone(),
         channels: args.channels.clone(),
-        semantics: match args.semantics {
-            SemanticsArg::Classic => vec![Semantics::Classic],
-            SemanticsArg::V1 => vec![Semantics::V1],
-            SemanticsArg::Both => vec![Semantics::Classic, Semantics::V1],
-        },
+        semantics: Semantics::chosen(args.semantics),
     };
     let catalog = load_references(std::slice::from_ref(&args.directory), &args.registry)?;
     let deprecations = Deprecations::new(&catalog.deprecations);

@@ -89,6 +89,14 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
     for failure in checked.iter_mut().filter_map(|c| c.failure.take()) {
         eprintln!("{:?}", miette::Report::new(failure));
     }
+    // One catalog's findings are written as they are; several are merged.
+    let merged;
+    let all = if several {
+        merged = merge(&checked);
+        &merged
+    } else {
+        &checked[0].outcome
+    };
     let text = match args.output {
         ValidateFormat::Text => unreachable!("written above"),
         ValidateFormat::Json if several => report::json::write_node(&several_node(&checked)),
@@ -108,9 +116,9 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
                 }
             }
         }
-        ValidateFormat::Sarif => report::sarif::write(&merged(&checked)),
-        ValidateFormat::Github => report::github::write(&merged(&checked)),
-        ValidateFormat::Gitlab => gitlab::write(&issues(&merged(&checked))),
+        ValidateFormat::Sarif => report::sarif::write(all),
+        ValidateFormat::Github => report::github::write(all),
+        ValidateFormat::Gitlab => gitlab::write(&issues(all)),
     };
     super::write_stdout(text.as_bytes()).map_err(ValidateError::Write)?;
     Ok(status)
@@ -241,7 +249,7 @@ fn several_node(checked: &[Checked]) -> Node<'_> {
 
 /// Every catalog's findings as one outcome (SARIF, GitHub and GitLab locate each
 /// finding by its file; the catalog is named in each when there are several).
-fn merged(checked: &[Checked]) -> Outcome {
+fn merge(checked: &[Checked]) -> Outcome {
     Outcome {
         findings: checked
             .iter()

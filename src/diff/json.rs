@@ -146,7 +146,7 @@ struct ProblemJson<'a> {
 }
 
 #[derive(Serialize)]
-pub(crate) struct LocationJson {
+struct LocationJson {
     file: String,
     line: usize,
     column: usize,

@@ -170,7 +170,7 @@ fn write_channel(out: &mut String, channel: &ChannelDiff) {
 }
 
 /// `replaces X, skips [A B], skipRange R`, or `no edges`.
-pub(crate) fn edges(edges: &Edges) -> String {
+fn edges(edges: &Edges) -> String {
     let mut parts = Vec::new();
     if !edges.replaces.is_empty() {
         parts.push(format!("replaces {}", edges.replaces));

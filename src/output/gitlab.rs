@@ -53,7 +53,7 @@ pub(crate) fn write(issues: &[Issue]) -> String {
             IssueJson {
                 description: &issue.description,
                 check_name: &issue.check_name,
-                fingerprint: hex(&hasher.finalize()),
+                fingerprint: format!("{:x}", hasher.finalize()),
                 severity: issue.severity,
                 location: LocationJson {
                     path: &issue.path,
@@ -67,12 +67,4 @@ pub(crate) fn write(issues: &[Issue]) -> String {
     let mut text = serde_json::to_string_pretty(&json).expect("issues serialize");
     text.push('\n');
     text
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut out, byte| {
-        let _ = write!(out, "{byte:02x}");
-        out
-    })
 }
