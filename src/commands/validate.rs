@@ -238,7 +238,10 @@ fn several_node(checked: &[Checked]) -> Node<'_> {
         })
         .collect();
     Node::Object(vec![
-        ("formatVersion".into(), Node::Number(1.0)),
+        (
+            "formatVersion".into(),
+            Node::Number(report::json::FORMAT_VERSION),
+        ),
         (
             "passed".into(),
             Node::Bool(checked.iter().all(|c| c.outcome.passed)),

@@ -2,12 +2,11 @@
 //! own answers, a fixture with every kind of change in every format, a corpus catalog
 //! with changes applied, and `REV:PATH` read from a temporary git repository.
 
-use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 
-use crate::{assert_matches_file, corpus, fbc, run, stdout, testdata};
+use crate::{assert_matches_file, copy_dir, corpus, fbc, git, run, stdout, testdata};
 
 /// The corpus, or `None` outside CI (where its absence fails the test).
 fn diff_corpus() -> Option<std::path::PathBuf> {
@@ -241,29 +240,6 @@ fn an_unreadable_catalog_exits_2() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(output.stdout.is_empty());
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(["-c", "user.name=fbc", "-c", "user.email=fbc@example.com"])
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("readable") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("copy");
-        }
-    }
 }
 
 #[test]

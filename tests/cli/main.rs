@@ -10,6 +10,7 @@ mod graph;
 mod hostile;
 mod image;
 mod image_sources;
+mod integrations;
 mod readme;
 mod render;
 mod schemas;
@@ -111,5 +112,30 @@ pub(crate) fn assert_same_text(actual: &str, expected: &str, what: &str) {
             expected.len(),
             expected.lines().count()
         ),
+    }
+}
+
+/// Runs git in `dir` with a fixed identity; the command must succeed.
+pub(crate) fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.name=fbc", "-c", "user.email=fbc@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+/// Copies a directory tree.
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("readable") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
     }
 }

@@ -155,3 +155,86 @@ fn fbc_outputs_match_their_schemas() {
         assert_valid(&validate, &report, &args.join(" "));
     }
 }
+
+#[test]
+fn upgrade_path_outputs_match_their_schema() {
+    let schema = output_validator("upgrade-path.schema.json");
+    let dir = |case: &str| format!("testdata/upgrade-path/{case}");
+    let skip_range = dir("skip-range");
+    let split = dir("semantics-split");
+    let deprecated = dir("deprecated-successor");
+    let chain = dir("replaces-chain");
+    for args in [
+        // Both semantics, with a stay and a skipRange edge.
+        &[
+            "alpha",
+            "upgrade-path",
+            &skip_range,
+            "--package",
+            "elasticsearch-operator",
+            "--from",
+            "4.1.0",
+        ][..],
+        &[
+            "alpha",
+            "upgrade-path",
+            &split,
+            "--package",
+            "example",
+            "--from",
+            "1.0.0",
+        ],
+        &[
+            "alpha",
+            "upgrade-path",
+            &deprecated,
+            "--package",
+            "dep",
+            "--from",
+            "1.0.0",
+        ],
+        // A target, and a version that is not in the catalog.
+        &[
+            "alpha",
+            "upgrade-path",
+            &chain,
+            "--package",
+            "chain",
+            "--from",
+            "0.1.1",
+            "--to",
+            "0.1.2",
+        ],
+        &[
+            "alpha",
+            "upgrade-path",
+            &chain,
+            "--package",
+            "chain",
+            "--from",
+            "chain.v0.0.1",
+            "--from-version",
+            "0.0.1",
+        ],
+        // An array, one report per starting point.
+        &[
+            "alpha",
+            "upgrade-path",
+            &split,
+            "--package",
+            "example",
+            "--every-bundle",
+        ],
+    ] {
+        let output = run(&[args, &["-o", "json"][..]].concat());
+        let report: Value = serde_json::from_str(&stdout(&output))
+            .unwrap_or_else(|error| panic!("{args:?}: {error}: {}", crate::stderr(&output)));
+        assert_valid(&schema, &report, &args.join(" "));
+        let first = if report.is_array() {
+            &report[0]
+        } else {
+            &report
+        };
+        assert_eq!(first["formatVersion"], 1, "{args:?}");
+    }
+}

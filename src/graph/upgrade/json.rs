@@ -9,6 +9,8 @@ use super::{Step, Walk, Warning};
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ReportJson<'a> {
+    /// The version of this shape (schemas/upgrade-path.schema.json).
+    format_version: u32,
     package: &'a str,
     installed: InstalledJson<'a>,
     target: Option<BundleJson<'a>>,
@@ -80,6 +82,9 @@ struct WarningJson<'a> {
     message: &'a str,
 }
 
+/// Raised when a field changes meaning or goes away; new fields keep it.
+const FORMAT_VERSION: u32 = 1;
+
 /// One report as a JSON object, with a final newline.
 pub(crate) fn write_json(report: &Report) -> String {
     finish(&report_json(report))
@@ -100,6 +105,7 @@ fn finish(value: &impl Serialize) -> String {
 fn report_json<'a>(report: &'a Report) -> ReportJson<'a> {
     let installed = &report.installed;
     ReportJson {
+        format_version: FORMAT_VERSION,
         package: report.package,
         installed: InstalledJson {
             bundle: (!installed.name.is_empty()).then_some(installed.name.as_str()),

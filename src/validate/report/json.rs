@@ -9,9 +9,19 @@ use crate::output::node::Node;
 use crate::shown::Form;
 use crate::validate::Finding;
 
+/// The version of fbc's report shapes (schemas/validate.schema.json).
+pub(crate) const FORMAT_VERSION: f64 = 1.0;
+
 /// The whole report, ending with a newline.
 pub(crate) fn write(outcome: &Outcome) -> String {
-    write_node(&Node::Object(outcome_fields(outcome)))
+    write_node(&Node::Object(report_fields(outcome)))
+}
+
+/// One catalog's report: opm's fields and the findings, after `formatVersion`.
+pub(crate) fn report_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)> {
+    let mut fields = vec![("formatVersion".into(), Node::Number(FORMAT_VERSION))];
+    fields.extend(outcome_fields(outcome));
+    fields
 }
 
 /// A report object as Go's indenting encoder writes it, ending with a newline.
@@ -142,7 +152,7 @@ mod tests {
         };
         assert_eq!(
             write(&outcome),
-            "{\n  \"passed\": true,\n  \"findings\": []\n}\n"
+            "{\n  \"formatVersion\": 1,\n  \"passed\": true,\n  \"findings\": []\n}\n"
         );
     }
 
@@ -155,7 +165,7 @@ mod tests {
         };
         assert_eq!(
             write(&outcome),
-            "{\n  \"passed\": false,\n  \"error\": {\n    \"message\": \"invalid skipRange \\\"\\u003c1.0.0 \\u0026 \\u003e0.1\\\":\\n└── x\"\n  },\n  \"findings\": []\n}\n"
+            "{\n  \"formatVersion\": 1,\n  \"passed\": false,\n  \"error\": {\n    \"message\": \"invalid skipRange \\\"\\u003c1.0.0 \\u0026 \\u003e0.1\\\":\\n└── x\"\n  },\n  \"findings\": []\n}\n"
         );
     }
 }

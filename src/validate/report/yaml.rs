@@ -8,7 +8,7 @@ use crate::output::yaml::{YamlWriteError, write_value};
 
 /// The report, or yaml.v2's refusal of a string in it (opm then prints nothing).
 pub(crate) fn write(outcome: &Outcome) -> Result<String, YamlWriteError> {
-    write_node(&Node::Object(super::json::outcome_fields(outcome)))
+    write_node(&Node::Object(super::json::report_fields(outcome)))
 }
 
 /// A report object in opm's YAML shape.
@@ -35,7 +35,7 @@ mod tests {
     fn report_shape_matches_opm() {
         assert_eq!(
             report("invalid index:\n└── invalid package \"foo\":\n    └── default channel must be set"),
-            Ok("error:\n  message: |-\n    invalid index:\n    └── invalid package \"foo\":\n        └── default channel must be set\nfindings: []\npassed: false\n\n".to_owned())
+            Ok("error:\n  message: |-\n    invalid index:\n    └── invalid package \"foo\":\n        └── default channel must be set\nfindings: []\nformatVersion: 1\npassed: false\n\n".to_owned())
         );
     }
 
@@ -44,7 +44,7 @@ mod tests {
         let message = "package \"foo\" bundle \"foo.v0.2.0\" must have exactly 1 \"olm.package\" property, found 0";
         assert_eq!(
             report(message),
-            Ok("error:\n  message: package \"foo\" bundle \"foo.v0.2.0\" must have exactly 1 \"olm.package\" property,\n    found 0\nfindings: []\npassed: false\n\n".to_owned())
+            Ok("error:\n  message: package \"foo\" bundle \"foo.v0.2.0\" must have exactly 1 \"olm.package\" property,\n    found 0\nfindings: []\nformatVersion: 1\npassed: false\n\n".to_owned())
         );
         // A trailing space rules out a literal block: double-quoted and folded.
         let shown = report("invalid index:\n└── heads z \n    └── x").expect("writable");

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The shell steps of the fbc GitHub Action (action.yml), one subcommand per step:
+#   key      cache key for the fbc binary: a hash of the action's sources
+#   install  the binary from the cache, or `cargo install --locked` from the action
+#   check    validate (annotations + SARIF) and, with diff, the upgrade impact
+#   finish   fail the job with the checks' worst exit status
+# Inputs come as FBC_ACTION_* variables; results go to $GITHUB_OUTPUT, $GITHUB_PATH
+# and $GITHUB_STEP_SUMMARY, as GitHub Actions defines them.
+set -euo pipefail
+
+action_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+key() {
+  local hash
+  hash=$(cd "$action_dir" &&
+    find Cargo.toml Cargo.lock build.rs src schemas -type f -print0 |
+    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+  echo "key=fbc-$(uname -s)-$(uname -m)-$hash" >>"$GITHUB_OUTPUT"
+}
+
+install() {
+  local root="${FBC_ACTION_ROOT:?}"
+  root="${root/#\~/$HOME}"
+  if [ -x "$root/bin/fbc" ] && "$root/bin/fbc" --version >/dev/null 2>&1; then
+    echo "fbc from the cache: $("$root/bin/fbc" --version)"
+  else
+    cargo install --locked --path "$action_dir" --root "$root"
+  fi
+  echo "$root/bin" >>"$GITHUB_PATH"
+}
+
+check() {
+  local catalogs=() allowed=() diff_allowed=() status=0 validate_status=0 diff_status=""
+  # Inputs are words separated by spaces or new lines, never glob-expanded.
+  read -r -d '' -a catalogs <<<"${FBC_ACTION_CATALOGS:-catalog}" || true
+  read -r -d '' -a allowed <<<"${FBC_ACTION_ALLOW:-}" || true
+  read -r -d '' -a diff_allowed <<<"${FBC_ACTION_DIFF_ALLOW:-}" || true
+  if [ ${#catalogs[@]} -eq 0 ]; then
+    echo "::error title=fbc::no catalog directory given (input \`catalogs\`)"
+    echo "status=2" >>"$GITHUB_OUTPUT"
+    return
+  fi
+  local validate_options=() diff_options=()
+  for lint in "${allowed[@]}"; do validate_options+=(--allow "$lint"); done
+  for rule in "${diff_allowed[@]}"; do diff_options+=(--allow "$rule"); done
+  [ "${FBC_ACTION_STRICT:-false}" = true ] && validate_options+=(--strict)
+  local sarif="${FBC_ACTION_SARIF:-fbc.sarif}"
+  mkdir -p "$(dirname "$sarif")"
+
+  # SARIF first (to a file), then annotations in the log, where GitHub reads them.
+  fbc validate -o sarif "${validate_options[@]}" "${catalogs[@]}" >"$sarif" || true
+  fbc validate -o github "${validate_options[@]}" "${catalogs[@]}" || validate_status=$?
+  status=$validate_status
+  if [ "$validate_status" -eq 0 ]; then
+    echo "fbc validate: every catalog is valid (${catalogs[*]})" >>"$GITHUB_STEP_SUMMARY"
+  else
+    echo "fbc validate: exit status $validate_status for ${catalogs[*]}; see the annotations" >>"$GITHUB_STEP_SUMMARY"
+  fi
+
+  if [ "${FBC_ACTION_DIFF:-false}" = true ]; then
+    diff_status=0
+    local base="${FBC_ACTION_BASE:-}"
+    if [ -z "$base" ]; then
+      echo "::error title=fbc diff::no base to diff against: set the input \`base-ref\` (it defaults to the pull request's base)"
+      diff_status=2
+    else
+      local revision
+      revision=$(base_revision "$base") || diff_status=2
+      if [ -n "$revision" ]; then
+        for catalog in "${catalogs[@]}"; do
+          diff_one "$revision" "$catalog" "${diff_options[@]}" || {
+            local one=$?
+            [ "$one" -gt "$diff_status" ] && diff_status=$one
+          }
+        done
+      fi
+    fi
+    [ "$diff_status" -gt "$status" ] && status=$diff_status
+  fi
+
+  {
+    echo "sarif-file=$sarif"
+    echo "validate-status=$validate_status"
+    echo "diff-status=$diff_status"
+    echo "status=$status"
+  } >>"$GITHUB_OUTPUT"
+}
+
+# The commit to diff against: origin/BASE, fetched (one commit deep) when the
+# checkout does not have it.
+base_revision() {
+  local base=$1
+  for candidate in "origin/$base" "$base"; do
+    if git rev-parse --verify --quiet "$candidate^{commit}" >/dev/null; then
+      echo "$candidate"
+      return
+    fi
+  done
+  if git fetch --quiet --no-tags --depth=1 origin "+$base:refs/remotes/origin/$base" >&2; then
+    echo "origin/$base"
+    return
+  fi
+  echo "::error title=fbc diff::cannot find or fetch the base \`$base\`" >&2
+  return 2
+}
+
+# diff_one REVISION CATALOG [OPTION...]
+diff_one() {
+  local revision=$1 catalog=$2 path
+  shift 2
+  # REV:PATH names a path from the top of the repository.
+  path=$(realpath -m --relative-to="$(git rev-parse --show-toplevel)" "$catalog")
+  if ! git cat-file -e "$revision:$path" 2>/dev/null; then
+    echo "fbc diff: \`$catalog\` is new (absent from $revision); nothing to compare" >>"$GITHUB_STEP_SUMMARY"
+    return 0
+  fi
+  local report status=0
+  report=$(mktemp)
+  fbc diff -o markdown "$@" "$revision:$path" "$catalog" >"$report" || status=$?
+  cat "$report" >>"$GITHUB_STEP_SUMMARY"
+  rm -f "$report"
+  if [ "$status" -eq 1 ]; then
+    echo "::error title=fbc diff::the change to $catalog breaks installations; see the job summary"
+  elif [ "$status" -ne 0 ]; then
+    echo "::error title=fbc diff::fbc diff could not compare $catalog with $revision (exit status $status)"
+  fi
+  return "$status"
+}
+
+finish() {
+  local status="${FBC_ACTION_STATUS:-2}"
+  [ -n "$status" ] || status=2
+  exit "$status"
+}
+
+case "${1:-}" in
+  key | install | check | finish) "$1" ;;
+  *)
+    echo "usage: $0 key|install|check|finish" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds fbc as a static (musl) binary and lays out the root file system of its
+# container image in DIR: /fbc, the CA certificates for registries, a /tmp for
+# unpacking images and a home for the cache. The Containerfile copies DIR onto an
+# empty image; .ci/run runs the binary chrooted into DIR.
+# Needs musl-gcc (Debian: musl-tools) and the target (rustup target add).
+set -euo pipefail
+dir=${1:?usage: $0 DIR}
+target="$(uname -m)-unknown-linux-musl"
+cd "$(dirname "$0")/.."
+
+cargo build --release --locked --target "$target"
+mkdir -p "$dir/etc/ssl/certs" "$dir/tmp" "$dir/home/fbc"
+chmod 1777 "$dir/tmp"
+# The release profile keeps line tables for profiling; the image does not need them.
+strip -o "$dir/fbc" "target/$target/release/fbc"
+cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/ssl/certs/"
