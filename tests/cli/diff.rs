@@ -296,3 +296,213 @@ fn rev_path_reads_the_catalog_from_git_objects() {
     assert_eq!(output.status.code(), Some(2));
     assert!(crate::stderr(&output).contains("main:catalogs/v4.99"));
 }
+
+/// The blobs of `fbc render DIR`.
+fn rendered_blobs(dir: &std::path::Path) -> Vec<Value> {
+    let output = run(&["render", dir.to_str().expect("UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(0), "{}", crate::stderr(&output));
+    serde_json::Deserializer::from_slice(&output.stdout)
+        .into_iter::<Value>()
+        .map(|blob| blob.expect("render prints JSON"))
+        .collect()
+}
+
+/// The packages of a rendered catalog with exactly one channel of at least two
+/// entries and no deprecations, sorted by name.
+fn plain_packages(blobs: &[Value]) -> Vec<String> {
+    let mut channels: std::collections::BTreeMap<&str, Vec<&Value>> = Default::default();
+    let mut deprecated = std::collections::BTreeSet::new();
+    for blob in blobs {
+        match blob["schema"].as_str() {
+            Some("olm.channel") => channels
+                .entry(blob["package"].as_str().expect("a package"))
+                .or_default()
+                .push(blob),
+            Some("olm.deprecations") => {
+                deprecated.insert(blob["package"].as_str().expect("a package"));
+            }
+            _ => {}
+        }
+    }
+    channels
+        .into_iter()
+        .filter(|(package, list)| {
+            list.len() == 1
+                && list[0]["entries"].as_array().is_some_and(|e| e.len() >= 2)
+                && !deprecated.contains(package)
+        })
+        .map(|(package, _)| package.to_owned())
+        .collect()
+}
+
+/// The entry of a channel that no other entry replaces or skips.
+fn head_of(channel: &Value) -> String {
+    let entries = channel["entries"].as_array().expect("entries");
+    let mut named = std::collections::BTreeSet::new();
+    for entry in entries {
+        if let Some(replaces) = entry["replaces"].as_str() {
+            named.insert(replaces);
+        }
+        for skip in entry["skips"].as_array().into_iter().flatten() {
+            named.insert(skip.as_str().expect("a name"));
+        }
+    }
+    let heads: Vec<&str> = entries
+        .iter()
+        .filter_map(|entry| entry["name"].as_str())
+        .filter(|name| !named.contains(name))
+        .collect();
+    assert_eq!(heads.len(), 1, "{channel}");
+    heads[0].to_owned()
+}
+
+#[test]
+fn a_corpus_catalog_with_changes_applied() {
+    let Some(corpus) = corpus() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs ../shared/corpus next to the checkout"
+        );
+        return;
+    };
+    let old = corpus.join("catalogs/community-v4.18");
+    let mut blobs = rendered_blobs(&old);
+    let packages = plain_packages(&blobs);
+    assert!(packages.len() >= 4, "{packages:?}");
+    let (removed_head, rebuilt, new_channel, deprecated) =
+        (&packages[0], &packages[1], &packages[2], &packages[3]);
+    let channel_of = |blobs: &[Value], package: &str| {
+        blobs
+            .iter()
+            .position(|b| b["schema"] == "olm.channel" && b["package"] == package)
+            .expect("the package's channel")
+    };
+
+    // A removed head: out of its channel and out of the catalog.
+    let index = channel_of(&blobs, removed_head);
+    let old_head = head_of(&blobs[index]);
+    let entries = blobs[index]["entries"].as_array_mut().expect("entries");
+    entries.retain(|entry| entry["name"] != old_head.as_str());
+    let new_head = head_of(&blobs[index]);
+    blobs.retain(|b| !(b["schema"] == "olm.bundle" && b["name"] == old_head.as_str()));
+
+    // A bundle rebuilt under the same name: its head, with a new image.
+    let rebuilt_bundle = head_of(&blobs[channel_of(&blobs, rebuilt)]);
+    for blob in &mut blobs {
+        if blob["schema"] == "olm.bundle" && blob["name"] == rebuilt_bundle.as_str() {
+            let image = format!("{}-rebuilt", blob["image"].as_str().expect("an image"));
+            blob["image"] = Value::String(image);
+        }
+    }
+
+    // A new channel holding the head of the existing one.
+    let head = head_of(&blobs[channel_of(&blobs, new_channel)]);
+    blobs.push(serde_json::json!({
+        "schema": "olm.channel", "package": new_channel, "name": "fbc-test",
+        "entries": [{"name": head}]
+    }));
+
+    // A deprecation of the package's oldest bundle.
+    let channel = &blobs[channel_of(&blobs, deprecated)];
+    let oldest = channel["entries"][0]["name"]
+        .as_str()
+        .expect("a name")
+        .to_owned();
+    blobs.push(serde_json::json!({
+        "schema": "olm.deprecations", "package": deprecated,
+        "entries": [{"reference": {"schema": "olm.bundle", "name": oldest}, "message": "use a newer one"}]
+    }));
+
+    let new = tempfile::tempdir().expect("temporary directory");
+    let text: String = blobs.iter().map(|blob| format!("{blob}\n")).collect();
+    std::fs::write(new.path().join("catalog.json"), text).expect("write");
+    let output = run(&[
+        "diff",
+        old.to_str().expect("UTF-8 path"),
+        new.path().to_str().expect("UTF-8 path"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+
+    let changed: Vec<&str> = report["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| p["name"].as_str().expect("a name"))
+        .collect();
+    let mut expected = vec![
+        removed_head.as_str(),
+        rebuilt.as_str(),
+        new_channel.as_str(),
+        deprecated.as_str(),
+    ];
+    expected.sort_unstable();
+    assert_eq!(changed, expected, "only the changed packages are reported");
+    let package = |name: &str| {
+        report["packages"]
+            .as_array()
+            .expect("packages")
+            .iter()
+            .find(|p| p["name"] == name)
+            .expect("the package")
+            .clone()
+    };
+
+    let removed = package(removed_head);
+    assert_eq!(removed["channels"][0]["headBefore"], old_head.as_str());
+    assert_eq!(removed["channels"][0]["headAfter"], new_head.as_str());
+    assert_eq!(removed["bundlesRemoved"], serde_json::json!([old_head]));
+    let rebuilt_report = package(rebuilt);
+    assert_eq!(
+        rebuilt_report["bundlesChanged"][0]["name"],
+        rebuilt_bundle.as_str()
+    );
+    let added = package(new_channel);
+    assert_eq!(added["channels"][0]["name"], "fbc-test");
+    assert_eq!(added["channels"][0]["status"], "added");
+    let deprecation = package(deprecated);
+    assert_eq!(deprecation["deprecations"][0]["change"], "added");
+    assert_eq!(deprecation["deprecations"][0]["name"], oldest.as_str());
+
+    let problems: Vec<(String, String)> = report["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .map(|p| {
+            (
+                p["package"].as_str().unwrap_or_default().to_owned(),
+                p["rule"].as_str().expect("a rule").to_owned(),
+            )
+        })
+        .collect();
+    // The head goes back to a lower version (its installations stay where they are)
+    // and the rebuilt bundle breaks; the new channel and the deprecation break nothing.
+    assert!(
+        problems.contains(&(removed_head.clone(), "head-moved-back".to_owned())),
+        "{problems:?}"
+    );
+    assert!(
+        problems.contains(&(rebuilt.clone(), "bundle-changed".to_owned())),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .all(|(package, _)| package == removed_head || package == rebuilt),
+        "{problems:?}"
+    );
+    // Every installation of the package that lost its head was walked in both runtimes.
+    let walked = report["installations"]
+        .as_array()
+        .expect("installations")
+        .iter()
+        .filter(|row| row["package"] == removed_head.as_str())
+        .count();
+    let entries = blobs[channel_of(&blobs, removed_head)]["entries"]
+        .as_array()
+        .expect("entries")
+        .len();
+    assert_eq!(walked, 2 * (entries + 1));
+}
