@@ -11,7 +11,13 @@ use crate::shown;
 use crate::validate::{Finding, Rule, Severity};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-const INFORMATION_URI: &str = "https://github.com/operator-framework/operator-registry";
+/// fbc's documentation: the package's `homepage` in Cargo.toml once the project has a
+/// public address; until then opm's, whose rules and messages fbc's follow.
+const INFORMATION_URI: &str = if env!("CARGO_PKG_HOMEPAGE").is_empty() {
+    "https://github.com/operator-framework/operator-registry"
+} else {
+    env!("CARGO_PKG_HOMEPAGE")
+};
 
 pub(crate) fn write(outcome: &Outcome) -> String {
     let rules = Rule::ALL.iter().map(|rule| rule_node(*rule)).collect();
