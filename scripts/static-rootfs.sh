@@ -12,6 +12,6 @@ cd "$(dirname "$0")/.."
 cargo build --release --locked --target "$target"
 mkdir -p "$dir/etc/ssl/certs" "$dir/tmp" "$dir/home/fbc"
 chmod 1777 "$dir/tmp"
-# The release profile keeps line tables for profiling; the image does not need them.
+# The image needs no symbol table.
 strip -o "$dir/fbc" "target/$target/release/fbc"
 cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/ssl/certs/"

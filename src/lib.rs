@@ -10,6 +10,7 @@ mod catalog;
 pub mod cli;
 mod commands;
 mod diff;
+mod digest;
 #[doc(hidden)]
 pub mod fuzzing;
 mod go;

@@ -128,7 +128,6 @@ impl Cache {
 
 /// The `sha256:<hex>` digest of everything `reader` yields.
 pub(super) fn sha256_of(mut reader: impl std::io::Read) -> std::io::Result<String> {
-    use std::fmt::Write as _;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0; 1 << 16];
     loop {
@@ -137,11 +136,7 @@ pub(super) fn sha256_of(mut reader: impl std::io::Read) -> std::io::Result<Strin
             read => hasher.update(&buffer[..read]),
         }
     }
-    let mut text = String::from("sha256:");
-    for byte in hasher.finalize() {
-        let _ = write!(text, "{byte:02x}");
-    }
-    Ok(text)
+    Ok(format!("sha256:{}", crate::digest::hex(&hasher.finalize())))
 }
 
 /// Writes through a temporary file in the same directory and renames it, so a

@@ -9,7 +9,6 @@ use oci_client::manifest::{
 };
 use oci_client::secrets::RegistryAuth;
 use oci_client::{Client, Reference, RegistryOperation};
-use sha2::Digest as _;
 
 use super::FetchError;
 
@@ -106,7 +105,7 @@ pub(super) async fn digest(
         return Ok(digest);
     }
     let body = get_manifest_bytes(clients, reference, authorization.as_deref()).await?;
-    Ok(format!("sha256:{:x}", sha2::Sha256::digest(&body)))
+    Ok(format!("sha256:{}", crate::digest::sha256_hex(&body)))
 }
 
 fn manifest_url(clients: &Clients, reference: &Reference) -> String {
@@ -182,7 +181,7 @@ async fn get_manifest_bytes(
     }
     if let Some(digest) = reference.digest()
         && let Some(hex) = digest.strip_prefix("sha256:")
-        && format!("{:x}", sha2::Sha256::digest(&body)) != hex
+        && crate::digest::sha256_hex(&body) != hex
     {
         return Err(FetchError::Manifest(format!(
             "the manifest at {url} does not match its digest"

@@ -53,7 +53,7 @@ pub(crate) fn write(issues: &[Issue]) -> String {
             IssueJson {
                 description: &issue.description,
                 check_name: &issue.check_name,
-                fingerprint: format!("{:x}", hasher.finalize()),
+                fingerprint: crate::digest::hex(&hasher.finalize()),
                 severity: issue.severity,
                 location: LocationJson {
                     path: &issue.path,
