@@ -61,6 +61,15 @@ pub(crate) struct Catalog {
 }
 
 impl Catalog {
+    /// Whether no file held a blob (a wrong directory, or everything ignored).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.packages.is_empty()
+            && self.channels.is_empty()
+            && self.bundles.is_empty()
+            && self.deprecations.is_empty()
+            && self.others.is_empty()
+    }
+
     fn push(&mut self, blob: Blob, location: Location) {
         match blob {
             Blob::Package(item) => self.packages.push(Located { item, location }),

@@ -108,8 +108,17 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
         .map(|reference| render_and_migrate(reference, &settings))
         .collect();
     let mut combined = Catalog::default();
-    for part in parts {
-        combined.extend(part?);
+    for (reference, part) in settings.references.iter().zip(parts) {
+        let part = part?;
+        if part.is_empty() {
+            // opm prints nothing and succeeds; most often the path is wrong.
+            eprintln!(
+                "warning: no catalog blob found in {}\n  help: {}",
+                crate::go::fmt::quote(&reference.to_string_lossy()),
+                crate::validate::EMPTY_HELP
+            );
+        }
+        combined.extend(part);
     }
     let stdout = std::io::stdout();
     match write_catalog(&combined, settings.format, &mut stdout.lock()) {

@@ -129,7 +129,16 @@ fn check(directory: &Path, settings: &Settings, several: bool) -> Checked {
         .map_err(ValidateError::from)
         .and_then(|()| catalog::load_directory(directory).map_err(ValidateError::from));
     let (mut outcome, failure) = match loaded {
-        Ok(catalog) => (Outcome::new(validate(&catalog), settings), None),
+        Ok(catalog) => {
+            let mut validation = validate(&catalog);
+            if catalog.is_empty() {
+                let name = display_path(directory, Form::Text);
+                validation
+                    .findings
+                    .push(crate::validate::empty_catalog(&name));
+            }
+            (Outcome::new(validation, settings), None)
+        }
         Err(error) => (load_outcome(&error), Some(error)),
     };
     if several {

@@ -216,6 +216,7 @@ rules! {
     BundleObjectPresent => "bundle-object-present", Warning, "bundles carry olm.csv.metadata instead of olm.bundle.object";
     SchemaProperty => "schema-property", Warning, "known property values match their JSON Schema in schemas/";
     YamlImplicitType => "yaml-implicit-type", Warning, "string fields are not plain YAML 1.1 booleans or numbers";
+    EmptyCatalog => "empty-catalog", Warning, "a catalog directory holds at least one blob";
 }
 
 #[cfg(test)]

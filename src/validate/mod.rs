@@ -51,6 +51,23 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
     }
 }
 
+/// The lint for a directory without any blob: opm accepts it, but it is most often
+/// a wrong path.
+pub(crate) fn empty_catalog(directory: &str) -> Finding {
+    Finding::new(
+        Rule::EmptyCatalog,
+        format!(
+            "no catalog blob found in {}",
+            crate::go::fmt::quote(directory)
+        ),
+    )
+    .help(EMPTY_HELP)
+}
+
+pub(crate) const EMPTY_HELP: &str = "a catalog directory holds JSON or YAML files of \
+    olm.package, olm.channel and olm.bundle blobs, in any subdirectory; check the path \
+    and its .indexignore files";
+
 /// The ids of the lints, the rules `--allow` can turn off.
 pub(crate) fn lint_ids() -> Vec<&'static str> {
     Rule::ALL

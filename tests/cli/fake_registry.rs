@@ -125,8 +125,14 @@ fn ok(content_type: &str, length: impl std::fmt::Display) -> String {
     format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\r\n")
 }
 
+/// The `sha256:<hex>` digest of `data`.
 pub(crate) fn digest(data: &[u8]) -> String {
-    format!("sha256:{:x}", sha2::Sha256::digest(data))
+    sha2::Sha256::digest(data)
+        .iter()
+        .fold(String::from("sha256:"), |mut text, byte| {
+            let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{byte:02x}"));
+            text
+        })
 }
 
 /// An image manifest for one config and one gzip layer.

@@ -5,8 +5,6 @@
 use std::path::Path;
 use std::process::Output;
 
-use sha2::Digest as _;
-
 use crate::image::{layer_of, push_image, start_registry};
 use crate::{fbc, stderr, stdout, testdata};
 
@@ -132,17 +130,6 @@ fn registries_conf_files_are_checked_but_version_1_is_read() {
     );
 }
 
-fn sha256(data: &[u8]) -> String {
-    let digest = sha2::Sha256::digest(data);
-    digest
-        .iter()
-        .fold(String::from("sha256:"), |mut text, byte| {
-            use std::fmt::Write as _;
-            let _ = write!(text, "{byte:02x}");
-            text
-        })
-}
-
 fn config_json() -> Vec<u8> {
     serde_json::to_vec(&serde_json::json!({
         "architecture": "amd64", "os": "linux",
@@ -157,7 +144,7 @@ fn oci_layout(dir: &Path, tag: &str) {
     let blobs = dir.join("blobs/sha256");
     std::fs::create_dir_all(&blobs).expect("created");
     let put = |data: &[u8]| {
-        let digest = sha256(data);
+        let digest = crate::fake_registry::digest(data);
         std::fs::write(blobs.join(digest.trim_start_matches("sha256:")), data).expect("written");
         digest
     };
@@ -193,7 +180,10 @@ fn docker_archive(path: &Path) {
         builder.into_inner().expect("the layer")
     };
     let config = config_json();
-    let config_name = format!("{}.json", sha256(&config).trim_start_matches("sha256:"));
+    let config_name = format!(
+        "{}.json",
+        crate::fake_registry::digest(&config).trim_start_matches("sha256:")
+    );
     let manifest = serde_json::json!([{
         "Config": config_name, "RepoTags": ["quay.io/ex/hello:v1"], "Layers": ["abc/layer.tar"]
     }]);

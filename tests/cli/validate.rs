@@ -634,3 +634,33 @@ fn several_catalogs_in_one_run_in_every_format() {
         .collect();
     assert_eq!(fingerprints.len(), issues.as_array().expect("issues").len());
 }
+
+#[test]
+fn an_empty_catalog_warns_and_fails_under_strict() {
+    let path = "testdata/validate/empty-catalog";
+    let output = run(&["validate", path]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stderr(&output);
+    assert!(
+        text.contains("no catalog blob found in \"testdata/validate/empty-catalog\""),
+        "{text}"
+    );
+    assert!(text.contains("1 warning"), "{text}");
+    assert_eq!(run(&["validate", "--strict", path]).status.code(), Some(1));
+    assert_eq!(
+        run(&["validate", "--strict", "--allow", "empty-catalog", path])
+            .status
+            .code(),
+        Some(0)
+    );
+    // render succeeds as opm's does, with nothing on stdout and the warning on stderr.
+    let output = run(&["render", path]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output), "");
+    assert!(
+        stderr(&output)
+            .starts_with("warning: no catalog blob found in \"testdata/validate/empty-catalog\""),
+        "{}",
+        stderr(&output)
+    );
+}
