@@ -310,7 +310,7 @@ fn rendered_blobs(dir: &std::path::Path) -> Vec<Value> {
 /// The packages of a rendered catalog with exactly one channel of at least two
 /// entries and no deprecations, sorted by name.
 fn plain_packages(blobs: &[Value]) -> Vec<String> {
-    let mut channels: std::collections::BTreeMap<&str, Vec<&Value>> = Default::default();
+    let mut channels = std::collections::BTreeMap::<&str, Vec<&Value>>::new();
     let mut deprecated = std::collections::BTreeSet::new();
     for blob in blobs {
         match blob["schema"].as_str() {
@@ -356,6 +356,89 @@ fn head_of(channel: &Value) -> String {
     heads[0].to_owned()
 }
 
+/// What `apply_changes` did.
+struct Applied {
+    old_head: String,
+    new_head: String,
+    rebuilt_bundle: String,
+    oldest: String,
+}
+
+fn channel_of(blobs: &[Value], package: &str) -> usize {
+    blobs
+        .iter()
+        .position(|b| b["schema"] == "olm.channel" && b["package"] == package)
+        .expect("the package's channel")
+}
+
+/// Removes the head of the first package, rebuilds the head of the second, adds a
+/// channel to the third and deprecates the oldest bundle of the fourth.
+fn apply_changes(blobs: &mut Vec<Value>, packages: [&String; 4]) -> Applied {
+    let [removed_head, rebuilt, new_channel, deprecated] = packages;
+
+    // A removed head: out of its channel and out of the catalog.
+    let index = channel_of(blobs, removed_head);
+    let old_head = head_of(&blobs[index]);
+    let entries = blobs[index]["entries"].as_array_mut().expect("entries");
+    entries.retain(|entry| entry["name"] != old_head.as_str());
+    let new_head = head_of(&blobs[index]);
+    blobs.retain(|b| !(b["schema"] == "olm.bundle" && b["name"] == old_head.as_str()));
+
+    // A bundle rebuilt under the same name: its head, with a new image.
+    let rebuilt_bundle = head_of(&blobs[channel_of(blobs, rebuilt)]);
+    for blob in blobs.iter_mut() {
+        if blob["schema"] == "olm.bundle" && blob["name"] == rebuilt_bundle.as_str() {
+            let image = format!("{}-rebuilt", blob["image"].as_str().expect("an image"));
+            blob["image"] = Value::String(image);
+        }
+    }
+
+    // A new channel holding the head of the existing one.
+    let head = head_of(&blobs[channel_of(blobs, new_channel)]);
+    blobs.push(serde_json::json!({
+        "schema": "olm.channel", "package": new_channel, "name": "fbc-test",
+        "entries": [{"name": head}]
+    }));
+
+    // A deprecation of the package's oldest bundle.
+    let channel = &blobs[channel_of(blobs, deprecated)];
+    let oldest = channel["entries"][0]["name"]
+        .as_str()
+        .expect("a name")
+        .to_owned();
+    blobs.push(serde_json::json!({
+        "schema": "olm.deprecations", "package": deprecated,
+        "entries": [{"reference": {"schema": "olm.bundle", "name": oldest}, "message": "use a newer one"}]
+    }));
+
+    Applied {
+        old_head,
+        new_head,
+        rebuilt_bundle,
+        oldest,
+    }
+}
+
+/// `fbc diff OLD NEW -o json`, NEW being `blobs` in one file; the diff finds a break.
+fn diff_with_blobs(old: &std::path::Path, blobs: &[Value]) -> Value {
+    let new = tempfile::tempdir().expect("temporary directory");
+    let mut text = Vec::new();
+    for blob in blobs {
+        serde_json::to_writer(&mut text, blob).expect("JSON");
+        text.push(b'\n');
+    }
+    std::fs::write(new.path().join("catalog.json"), text).expect("write");
+    let output = run(&[
+        "diff",
+        old.to_str().expect("UTF-8 path"),
+        new.path().to_str().expect("UTF-8 path"),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
 #[test]
 fn a_corpus_catalog_with_changes_applied() {
     let Some(corpus) = corpus() else {
@@ -371,60 +454,14 @@ fn a_corpus_catalog_with_changes_applied() {
     assert!(packages.len() >= 4, "{packages:?}");
     let (removed_head, rebuilt, new_channel, deprecated) =
         (&packages[0], &packages[1], &packages[2], &packages[3]);
-    let channel_of = |blobs: &[Value], package: &str| {
-        blobs
-            .iter()
-            .position(|b| b["schema"] == "olm.channel" && b["package"] == package)
-            .expect("the package's channel")
-    };
-
-    // A removed head: out of its channel and out of the catalog.
-    let index = channel_of(&blobs, removed_head);
-    let old_head = head_of(&blobs[index]);
-    let entries = blobs[index]["entries"].as_array_mut().expect("entries");
-    entries.retain(|entry| entry["name"] != old_head.as_str());
-    let new_head = head_of(&blobs[index]);
-    blobs.retain(|b| !(b["schema"] == "olm.bundle" && b["name"] == old_head.as_str()));
-
-    // A bundle rebuilt under the same name: its head, with a new image.
-    let rebuilt_bundle = head_of(&blobs[channel_of(&blobs, rebuilt)]);
-    for blob in &mut blobs {
-        if blob["schema"] == "olm.bundle" && blob["name"] == rebuilt_bundle.as_str() {
-            let image = format!("{}-rebuilt", blob["image"].as_str().expect("an image"));
-            blob["image"] = Value::String(image);
-        }
-    }
-
-    // A new channel holding the head of the existing one.
-    let head = head_of(&blobs[channel_of(&blobs, new_channel)]);
-    blobs.push(serde_json::json!({
-        "schema": "olm.channel", "package": new_channel, "name": "fbc-test",
-        "entries": [{"name": head}]
-    }));
-
-    // A deprecation of the package's oldest bundle.
-    let channel = &blobs[channel_of(&blobs, deprecated)];
-    let oldest = channel["entries"][0]["name"]
-        .as_str()
-        .expect("a name")
-        .to_owned();
-    blobs.push(serde_json::json!({
-        "schema": "olm.deprecations", "package": deprecated,
-        "entries": [{"reference": {"schema": "olm.bundle", "name": oldest}, "message": "use a newer one"}]
-    }));
-
-    let new = tempfile::tempdir().expect("temporary directory");
-    let text: String = blobs.iter().map(|blob| format!("{blob}\n")).collect();
-    std::fs::write(new.path().join("catalog.json"), text).expect("write");
-    let output = run(&[
-        "diff",
-        old.to_str().expect("UTF-8 path"),
-        new.path().to_str().expect("UTF-8 path"),
-        "-o",
-        "json",
-    ]);
-    assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
-    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let applied = apply_changes(&mut blobs, [removed_head, rebuilt, new_channel, deprecated]);
+    let Applied {
+        old_head,
+        new_head,
+        rebuilt_bundle,
+        oldest,
+    } = &applied;
+    let report = diff_with_blobs(&old, &blobs);
 
     let changed: Vec<&str> = report["packages"]
         .as_array()
