@@ -295,7 +295,7 @@ fn yaml_error(error: &YamlError, chunk: &YamlChunk) -> DecodeError {
 }
 
 /// Byte offset of a 1-based line and column inside a chunk (clamped to the chunk).
-fn line_offset(text: &str, line: usize, column: usize) -> usize {
+pub(super) fn line_offset(text: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for _ in 1..line {
         match text[offset..].find('\n') {

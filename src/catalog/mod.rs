@@ -7,6 +7,7 @@ mod error;
 pub(crate) mod git;
 pub(crate) mod ignore;
 mod json;
+pub(crate) mod locate;
 mod meta;
 mod walk;
 mod yaml;

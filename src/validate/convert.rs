@@ -144,15 +144,28 @@ fn add_channel<'a>(
         return;
     }
     let mut entries = std::collections::BTreeMap::new();
+    let mut seen = std::collections::HashMap::new();
     for entry in channel.item.entries.iter().flatten() {
-        if entries.insert(entry.name.as_str(), entry).is_some() {
+        entries.insert(entry.name.as_str(), entry);
+        let seen: &mut usize = seen.entry(entry.name.as_str()).or_default();
+        *seen += 1;
+        if *seen > 1 {
             let message = format!(
                 "invalid package {}, channel {}: duplicate entry {}",
                 quote(package_name),
                 quote(name),
                 quote(&entry.name)
             );
-            collector.fail_fast(finding(Rule::ChannelEntryDuplicate, message).bundle(&entry.name));
+            // At the duplicate itself, then its channel.
+            let duplicate =
+                crate::catalog::locate::entry(&channel.location, &entry.name, *seen - 1);
+            let located = Finding::new(Rule::ChannelEntryDuplicate, message)
+                .package(package_name)
+                .channel(name)
+                .bundle(&entry.name)
+                .at_all(duplicate.iter())
+                .at(&channel.location);
+            collector.fail_fast(located);
         }
     }
     // Go keeps the last entry of a duplicated name; only the error matters there.
