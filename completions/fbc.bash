@@ -1388,7 +1388,7 @@ _fbc() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-property yaml-implicit-type" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-property yaml-implicit-type empty-catalog" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -62,8 +62,8 @@ pub(crate) enum LoadError {
     )]
     DirectoryLink { path: PathBuf },
 
-    /// A reference that does not exist: `render` and `graph` take it for an image,
-    /// `validate` (directories only, as opm's) reports it with opm's text.
+    /// A reference that does not exist but can be an image: `render` and `graph`
+    /// pull it, `validate` (directories only, as opm's) reports it with opm's text.
     #[error("stat {}: no such file or directory", crate::shown::path(.reference, crate::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::missing),
@@ -95,6 +95,14 @@ pub(crate) enum LoadError {
         help("give the directory that holds the catalog (or the bundle's directory)")
     )]
     NotADirectory { path: PathBuf, reference: bool },
+
+    /// A path that does not exist and cannot be an image reference either.
+    #[error("stat {}: no such file or directory", crate::shown::path(.path, crate::shown::Form::Text))]
+    #[diagnostic(code(fbc::catalog::not_found), help("{hint}"))]
+    NotFound {
+        path: PathBuf,
+        hint: super::missing::Hint,
+    },
 }
 
 impl LoadError {
@@ -110,7 +118,8 @@ impl LoadError {
             | Self::DirectoryLink { path }
             | Self::TooLarge { path, .. }
             | Self::IgnoreLineTooLong { path }
-            | Self::NotADirectory { path, .. } => (path, None),
+            | Self::NotADirectory { path, .. }
+            | Self::NotFound { path, .. } => (path, None),
             Self::ImageReference { reference } => (reference, None),
         }
     }

@@ -9,6 +9,7 @@ pub(crate) mod ignore;
 mod json;
 pub(crate) mod locate;
 mod meta;
+mod missing;
 mod walk;
 mod yaml;
 
@@ -445,11 +446,19 @@ pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), Load
             path: path.to_path_buf(),
             reference,
         }),
-        // opm takes any reference it cannot stat for an image.
+        // opm takes any reference it cannot stat for an image; fbc only one that
+        // can be an image, so that a mistyped path is reported as one.
         Err(source) if source.kind() == std::io::ErrorKind::NotFound => {
-            Err(LoadError::ImageReference {
-                reference: path.to_path_buf(),
-            })
+            if crate::image::could_be_image(&path.to_string_lossy()) {
+                Err(LoadError::ImageReference {
+                    reference: path.to_path_buf(),
+                })
+            } else {
+                Err(LoadError::NotFound {
+                    path: path.to_path_buf(),
+                    hint: missing::hint(path, reference),
+                })
+            }
         }
         Err(error) => Err(LoadError::Io {
             path: path.to_path_buf(),

@@ -145,6 +145,13 @@ impl PulledImage {
 /// opm pulls only references written out in full (`reference.ParseNamed`): with a
 /// registry host, and on Docker Hub with the repository's namespace, so `busybox`,
 /// `foo/bar:1` and `index.docker.io/library/x` are refused without a network call.
+/// Whether `reference` can name an image: a local `oci:` or `docker-archive:` one,
+/// or a registry's, with its host.
+pub(crate) fn could_be_image(reference: &str) -> bool {
+    local::is_local(reference)
+        || (is_canonical(reference) && reference.parse::<Reference>().is_ok())
+}
+
 fn is_canonical(reference: &str) -> bool {
     let Some((domain, remainder)) = reference.split_once('/') else {
         return false;

@@ -232,18 +232,29 @@ fn registry_flag_combinations_are_checked_as_opm_does() {
     }
 }
 
-/// opm pulls only references written out in full; a short Docker Hub name is refused
-/// before any network call, in opm's words.
+/// opm pulls only references written out in full and takes anything it cannot stat
+/// for an image; fbc says which of the two a reference that does not exist is.
 #[test]
-fn short_image_names_are_refused_without_a_pull() {
-    let output = run(&["render", "busybox"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(stdout(&output), "");
-    assert!(
-        stderr(&output).starts_with(
-            "error: render reference \"busybox\": failed to pull image \"busybox\": repository name must be canonical\n"
+fn missing_paths_and_short_image_names_are_refused_without_a_pull() {
+    for (reference, help) in [
+        ("busybox", "an image reference with its registry host"),
+        ("busybox:latest", "repository name must be canonical"),
+        ("./hello-catalog", "give a catalog directory"),
+        (
+            "testdata/exmples/hello-catalg",
+            "did you mean `testdata/examples/hello-catalog`?",
         ),
-        "{}",
-        stderr(&output)
-    );
+    ] {
+        let output = run(&["render", reference]);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(stdout(&output), "");
+        let text = stderr(&output);
+        assert!(
+            text.starts_with(&format!(
+                "error: stat {reference}: no such file or directory\n"
+            )),
+            "{text}"
+        );
+        assert!(text.contains(help), "{reference}: {text}");
+    }
 }
