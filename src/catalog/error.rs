@@ -124,6 +124,18 @@ impl LoadError {
         }
     }
 
+    /// What errors of the same kind share: the message without the quoted document
+    /// it is about.
+    fn kind(&self) -> String {
+        let message = self.message();
+        match (message.find(" '"), message.rfind("' ")) {
+            (Some(start), Some(end)) if start < end => {
+                format!("{} '…'{}", &message[..start], &message[end + 1..])
+            }
+            _ => message,
+        }
+    }
+
     /// The message as one line of text, without the file name where the
     /// position already carries it.
     pub(crate) fn message(&self) -> String {
@@ -143,14 +155,101 @@ fn not_a_directory(path: &std::path::Path, reference: bool) -> String {
     }
 }
 
-/// Every file that could not be loaded, sorted by path.
-#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+/// Every file that could not be loaded, sorted by path. A terminal report shows a
+/// few of each kind of error (a folder of bundle directories fails every file the
+/// same way); machine formats take them all from `errors`.
+#[derive(Debug, thiserror::Error)]
 #[error("{}: {} could not be loaded", crate::shown::path(.root, crate::shown::Form::Text), describe(.errors.len()))]
-#[diagnostic(code(fbc::catalog::load))]
 pub(crate) struct LoadErrors {
     pub(crate) root: PathBuf,
-    #[related]
     pub(crate) errors: Vec<LoadError>,
+}
+
+/// Errors of one kind shown before the rest are counted instead.
+const SHOWN_PER_KIND: usize = 3;
+
+impl LoadErrors {
+    /// The errors a report shows, and how many more of the same kinds it leaves out.
+    fn shown(&self) -> (Vec<&LoadError>, usize) {
+        let mut per_kind: std::collections::HashMap<String, usize> =
+            std::collections::HashMap::new();
+        let mut shown = Vec::new();
+        for error in &self.errors {
+            let count = per_kind.entry(error.kind()).or_default();
+            *count += 1;
+            if *count <= SHOWN_PER_KIND {
+                shown.push(error);
+            }
+        }
+        let hidden = self.errors.len() - shown.len();
+        (shown, hidden)
+    }
+
+    /// The bundle directories the failing files sit in, at or below the root.
+    fn bundle_directories(&self) -> Vec<&std::path::Path> {
+        let mut found: Vec<&std::path::Path> = self
+            .errors
+            .iter()
+            .filter_map(|error| {
+                error
+                    .position()
+                    .0
+                    .ancestors()
+                    .take_while(|dir| dir.starts_with(&self.root))
+                    .find(|dir| super::is_bundle_directory(dir))
+            })
+            .collect();
+        found.dedup();
+        found
+    }
+}
+
+impl miette::Diagnostic for LoadErrors {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new("fbc::catalog::load"))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        let mut lines = Vec::new();
+        let (_, hidden) = self.shown();
+        if hidden > 0 {
+            lines.push(format!(
+                "{hidden} more file(s) fail in the same ways and are not shown \
+                 (`fbc validate -o json` lists every one)"
+            ));
+        }
+        let bundles = self.bundle_directories();
+        if !bundles.is_empty() {
+            let text = |dir: &std::path::Path| crate::shown::path(dir, crate::shown::Form::Text);
+            let mut named: Vec<String> = bundles.iter().take(4).map(|dir| text(dir)).collect();
+            if bundles.len() > named.len() {
+                named.push("...".to_owned());
+            }
+            lines.push(format!(
+                "{} bundle director{} here, not catalog files: render {} with `fbc render {}`",
+                bundles.len(),
+                if bundles.len() == 1 {
+                    "y is"
+                } else {
+                    "ies are"
+                },
+                if bundles.len() == 1 { "it" } else { "them" },
+                named.join(" ")
+            ));
+        }
+        // Continuation lines line up under the text after `help: `.
+        (!lines.is_empty())
+            .then(|| Box::new(lines.join("\n        ")) as Box<dyn std::fmt::Display>)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        let (shown, _) = self.shown();
+        Some(Box::new(
+            shown
+                .into_iter()
+                .map(|error| error as &dyn miette::Diagnostic),
+        ))
+    }
 }
 
 fn describe(count: usize) -> String {

@@ -439,6 +439,17 @@ pub(crate) fn yaml_to_json(text: &str) -> Result<Value, String> {
 
 /// Rejects a path that is not a directory; `reference` words the error as `render`
 /// does for one of its references, otherwise as `validate` does.
+/// Whether opm takes a directory for a bundle: it has `manifests` and `metadata`
+/// sub-directories (links to directories do not count).
+pub(crate) fn is_bundle_directory(reference: &Path) -> bool {
+    ["manifests", "metadata"].iter().all(|name| {
+        reference
+            .join(name)
+            .symlink_metadata()
+            .is_ok_and(|metadata| metadata.is_dir())
+    })
+}
+
 pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), LoadError> {
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_dir() => Ok(()),

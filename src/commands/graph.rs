@@ -154,7 +154,7 @@ fn load_reference(reference: &Path, pull: image::PullOptions) -> Result<Catalog,
         }
         Err(error) => return Err(error.into()),
     }
-    if reference.join("manifests").is_dir() && reference.join("metadata").is_dir() {
+    if catalog::is_bundle_directory(reference) {
         return Err(InputError::BundleDirectory {
             reference: reference.to_path_buf(),
         });

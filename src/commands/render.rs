@@ -131,17 +131,6 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
     }
 }
 
-/// Whether opm takes a directory for a bundle: it has `manifests` and `metadata`
-/// sub-directories (links to directories do not count).
-fn is_bundle_directory(reference: &Path) -> bool {
-    ["manifests", "metadata"].iter().all(|name| {
-        reference
-            .join(name)
-            .symlink_metadata()
-            .is_ok_and(|metadata| metadata.is_dir())
-    })
-}
-
 /// One reference rendered, post-processed and migrated, as opm does per reference:
 /// a path that does not exist is an image reference.
 fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, RenderError> {
@@ -153,7 +142,7 @@ fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, 
         Err(error) => return Err(error.into()),
     }
     let shown = reference.display().to_string();
-    if is_bundle_directory(reference) {
+    if catalog::is_bundle_directory(reference) {
         let image = BundleImage::Template(settings.template.as_ref());
         render_bundle(reference, &shown, image, settings)
     } else {

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::ExitStatus;
 use crate::catalog::{self, Location};
 use crate::cli::{ValidateArgs, ValidateFormat};
+use crate::output::diagnostics::print_report as report_error;
 use crate::output::gitlab;
 use crate::output::node::Node;
 use crate::shown::Form;
@@ -25,6 +26,18 @@ enum ValidateError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Access(#[from] catalog::LoadError),
+    #[error(
+        "{} is a bundle directory (manifests/ and metadata/), not a catalog",
+        crate::shown::path(.directory, Form::Text)
+    )]
+    #[diagnostic(
+        code(fbc::validate::bundle_directory),
+        help(
+            "render the bundle into the catalog it belongs to and validate that: `fbc render {} > catalog/PACKAGE/BUNDLE.json && fbc validate catalog`",
+            crate::shown::path(.directory, Form::Text)
+        )
+    )]
+    BundleDirectory { directory: PathBuf },
     #[error("write <stdout>: {0}")]
     #[diagnostic(code(fbc::validate::write))]
     Write(#[source] std::io::Error),
@@ -87,7 +100,7 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
     }
     // Machine formats: the load errors on stderr too, for people reading the log.
     for failure in checked.iter_mut().filter_map(|c| c.failure.take()) {
-        eprintln!("{:?}", miette::Report::new(failure));
+        report_error(&miette::Report::new(failure));
     }
     // One catalog's findings are written as they are; several are merged.
     let merged;
@@ -111,7 +124,7 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
                 Ok(text) => text,
                 Err(error) => {
                     // Reported, with the verdict's exit code, as opm does.
-                    eprintln!("{:?}", miette::Report::new(ValidateError::Yaml(error)));
+                    report_error(&miette::Report::new(ValidateError::Yaml(error)));
                     return Ok(status.max(ExitStatus::Failure));
                 }
             }
@@ -127,7 +140,14 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
 fn check(directory: &Path, settings: &Settings, several: bool) -> Checked {
     let loaded = catalog::require_directory(directory, false)
         .map_err(ValidateError::from)
-        .and_then(|()| catalog::load_directory(directory).map_err(ValidateError::from));
+        .and_then(|()| {
+            if catalog::is_bundle_directory(directory) {
+                return Err(ValidateError::BundleDirectory {
+                    directory: directory.to_path_buf(),
+                });
+            }
+            catalog::load_directory(directory).map_err(ValidateError::from)
+        });
     let (mut outcome, failure) = match loaded {
         Ok(catalog) => {
             let mut validation = validate(&catalog);
@@ -162,7 +182,7 @@ fn load_outcome(error: &ValidateError) -> Outcome {
         ValidateError::Access(error) => vec![error],
         _ => Vec::new(),
     };
-    let findings = errors
+    let mut findings: Vec<Finding> = errors
         .into_iter()
         .map(|error| {
             let (path, position) = error.position();
@@ -180,6 +200,13 @@ fn load_outcome(error: &ValidateError) -> Outcome {
             finding
         })
         .collect();
+    if let ValidateError::BundleDirectory { .. } = error {
+        let mut finding = Finding::new(Rule::CatalogFileUnreadable, error.to_string());
+        if let Some(help) = miette::Diagnostic::help(error) {
+            finding = finding.help(help.to_string());
+        }
+        findings.push(finding);
+    }
     Outcome {
         findings,
         opm_message: Some(error.to_string()),
@@ -199,7 +226,7 @@ fn write_text(checked: Vec<Checked>) {
         }
         let status = one.status();
         match one.failure {
-            Some(failure) => eprintln!("{:?}", miette::Report::new(failure)),
+            Some(failure) => report_error(&miette::Report::new(failure)),
             None => eprint!("{}", report::text::write(&one.outcome, fancy)),
         }
         if several {

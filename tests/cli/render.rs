@@ -258,3 +258,30 @@ fn missing_paths_and_short_image_names_are_refused_without_a_pull() {
         assert!(text.contains(help), "{reference}: {text}");
     }
 }
+
+/// The folder above bundle directories fails every file the same way: a few of each
+/// kind are shown, the rest counted, and the bundle directories named.
+#[test]
+fn a_folder_of_bundle_directories_gets_a_short_report() {
+    let output = run(&["render", "testdata/bundles"]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = stderr(&output);
+    let shown = text.matches("\nerror: ").count();
+    let total: usize = text
+        .strip_prefix("error: testdata/bundles: ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse().ok())
+        .expect("a count of the files");
+    assert!(shown < total / 2, "{shown} of {total} shown:\n{text}");
+    assert!(
+        text.contains(&format!(
+            "{} more file(s) fail in the same ways",
+            total - shown
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("bundle directories are here, not catalog files: render them with `fbc render testdata/bundles/api-services testdata/bundles/crd-v1beta1 "),
+        "{text}"
+    );
+}

@@ -664,3 +664,18 @@ fn an_empty_catalog_warns_and_fails_under_strict() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_bundle_directory_is_named_with_what_to_run() {
+    let path = "testdata/examples/hello-bundle";
+    let output = run(&["validate", path]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error: testdata/examples/hello-bundle is a bundle directory (manifests/ and metadata/), not a catalog\n  help: render the bundle into the catalog it belongs to and validate that: `fbc render testdata/examples/hello-bundle > catalog/PACKAGE/BUNDLE.json && fbc validate catalog`\n"
+    );
+    let output = run(&["validate", "-o", "json", path]);
+    assert_eq!(output.status.code(), Some(2));
+    let report = parse_json(&stdout(&output));
+    assert_eq!(report["findings"][0]["rule"], "catalog-file-unreadable");
+}
