@@ -1,4 +1,5 @@
-//! Build script: records the git commit the binary is built from, for `fbc --version`.
+//! Build script: records the git commit the binary is built from, for `fbc --version`,
+//! and which test prerequisites this machine has (see `test_prerequisites`).
 //!
 //! A source tarball has no `.git` and a build machine may have no `git`: both give
 //! "unknown" rather than a failed build. Packagers can set `FBC_GIT_COMMIT` themselves.
@@ -16,6 +17,48 @@ fn main() {
         .unwrap_or_else(|| "unknown".to_owned());
     watch_git_head();
     println!("cargo:rustc-env=FBC_GIT_COMMIT={commit}");
+    test_prerequisites();
+}
+
+/// Tests that need the shared corpus, docker-registry or pre-commit are marked
+/// `ignored, needs ...` when this machine lacks them, so that cargo's summary shows
+/// the skip instead of a pass. Under `CI` nothing is ignored: such a test runs and
+/// fails, naming what to install.
+fn test_prerequisites() {
+    println!("cargo:rerun-if-env-changed=CI");
+    let ci = std::env::var_os("CI").is_some();
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map(std::path::PathBuf::from);
+    let corpus = manifest.map(|dir| dir.join("../shared/corpus"));
+    let on_path = |program: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+    };
+    let prerequisites = [
+        (
+            "fbc_no_corpus",
+            corpus.as_ref().is_some_and(|dir| dir.is_dir()),
+        ),
+        (
+            "fbc_no_registry",
+            Path::new("/usr/bin/docker-registry").exists(),
+        ),
+        ("fbc_no_pre_commit", on_path("pre-commit")),
+        ("fbc_no_jq", on_path("jq")),
+    ];
+    for (cfg, present) in prerequisites {
+        println!("cargo:rustc-check-cfg=cfg({cfg})");
+        if !present && !ci {
+            println!("cargo:rustc-cfg={cfg}");
+        }
+    }
+    // Noticed when they appear: the corpus (the file every copy of it has), the
+    // registry binary.
+    if let Some(corpus) = corpus.filter(|dir| dir.is_dir()) {
+        println!(
+            "cargo:rerun-if-changed={}",
+            corpus.join("PROVENANCE.md").display()
+        );
+    }
 }
 
 /// Asks cargo to rerun this script when HEAD moves: HEAD itself (a branch switch),

@@ -150,8 +150,9 @@ fn invalid_skip_range_is_a_warning() {
 
 /// Every corpus catalog with an opm render-graph output is drawn identically.
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn corpus_mermaid_is_opms() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let expected_dir = corpus.join("expected/catalogs");
     let mut compared = 0;
     for entry in std::fs::read_dir(&expected_dir).expect("expected outputs") {
@@ -180,8 +181,9 @@ fn corpus_mermaid_is_opms() {
 }
 
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn corpus_graph_formats() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let dir = corpus.join("catalogs/community-v4.18");
     let dir = dir.to_str().expect("UTF-8 path");
     let dot = run(&["graph", dir, "-o", "dot"]);

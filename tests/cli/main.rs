@@ -48,7 +48,6 @@ pub(crate) fn testdata(path: &str) -> PathBuf {
         .join(path)
 }
 
-/// The shared corpus, or `None` (with a message) where this checkout lacks it.
 /// The fixture directories under `testdata/<kind>/`, sorted (there must be some).
 pub(crate) fn fixture_dirs(kind: &str) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(testdata(kind))
@@ -68,14 +67,17 @@ pub(crate) fn beside(case: &Path, suffix: &str) -> PathBuf {
     case.with_file_name(format!("{}.{suffix}", name.to_string_lossy()))
 }
 
-pub(crate) fn corpus() -> Option<PathBuf> {
+/// The shared corpus next to the checkout. Tests that read it are marked
+/// `#[cfg_attr(fbc_no_corpus, ignore = ...)]`, which build.rs sets where it is absent
+/// (and never under `CI`, where its absence fails them here).
+pub(crate) fn corpus() -> PathBuf {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if path.is_dir() {
-        Some(path)
-    } else {
-        eprintln!("skipped: ../shared/corpus is not present in this checkout");
-        None
-    }
+    assert!(
+        path.is_dir(),
+        "this test needs ../shared/corpus next to the checkout (the shared reference corpus); \
+         after adding it, `touch build.rs` so that the tests are built again"
+    );
+    path
 }
 
 /// Compares text with an expected file, showing the first differing line.

@@ -55,6 +55,7 @@ fn schemas_are_valid_draft_2020_12() {
 }
 
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn blobs_opm_accepts_match_the_catalog_schema() {
     let validator = jsonschema::options()
         .with_base_uri("file:///schemas/fbc.schema.json")
@@ -62,7 +63,8 @@ fn blobs_opm_accepts_match_the_catalog_schema() {
         .build(&read(&schema_dir().join("fbc.schema.json")))
         .expect("fbc.schema.json compiles");
     let mut dirs = vec![PathBuf::from("testdata/examples/hello-catalog")];
-    if let Some(corpus) = corpus() {
+    {
+        let corpus = corpus();
         dirs.push(corpus.join("catalogs/community-v4.18"));
         dirs.push(corpus.join("catalogs/kueue-v4.18"));
     }

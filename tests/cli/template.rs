@@ -109,10 +109,10 @@ fn run_in(directory: &Path, arguments: &[String], stdin: Option<&Path>, cache: &
 }
 
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_registry, ignore = "needs docker-registry")]
 fn template_cases_render_as_opm_renders_them() {
-    let Some(corpus) = corpus() else {
-        return;
-    };
+    let corpus = corpus();
     let cases_dir = corpus.join("templates");
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&cases_dir)
         .expect("the template cases")
@@ -121,17 +121,11 @@ fn template_cases_render_as_opm_renders_them() {
         .collect();
     cases.sort();
     assert!(cases.len() >= 13, "{} cases", cases.len());
-    if std::net::TcpListener::bind(CASES_ADDRESS).is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{CASES_ADDRESS} is taken: the template cases need it"
-        );
-        eprintln!("skipped: {CASES_ADDRESS} is taken, and the template cases name it");
-        return;
-    }
-    let Some(registry) = start_registry_at(CASES_ADDRESS) else {
-        return;
-    };
+    assert!(
+        std::net::TcpListener::bind(CASES_ADDRESS).is_ok(),
+        "{CASES_ADDRESS} is taken: the template cases name it"
+    );
+    let registry = start_registry_at(CASES_ADDRESS);
     let mut pushed = std::collections::HashSet::new();
     for case in &cases {
         for image in images_of(case, &corpus.join("bundles")) {
@@ -188,8 +182,8 @@ fn template_cases_render_as_opm_renders_them() {
 }
 
 /// A registry with a few corpus bundles pushed under tags, and a template naming them.
-fn semver_setup(registry: &Registry, dir: &Path) -> Option<(PathBuf, Vec<String>)> {
-    let corpus = corpus()?;
+fn semver_setup(registry: &Registry, dir: &Path) -> (PathBuf, Vec<String>) {
+    let corpus = corpus();
     let mut references = Vec::new();
     for version in ["0.10.0", "0.11.0", "0.9.0"] {
         let image = Image {
@@ -214,7 +208,7 @@ fn semver_setup(registry: &Registry, dir: &Path) -> Option<(PathBuf, Vec<String>
     );
     let file = dir.join("semver.yaml");
     std::fs::write(&file, template).expect("the template");
-    Some((file, references))
+    (file, references)
 }
 
 fn render_template(arguments: &[&str], cache: &Path) -> Output {
@@ -229,14 +223,12 @@ fn render_template(arguments: &[&str], cache: &Path) -> Output {
 }
 
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_registry, ignore = "needs docker-registry")]
 fn cached_tags_cost_one_manifest_request_and_offline_needs_none() {
-    let Some(registry) = start_registry() else {
-        return;
-    };
+    let registry = start_registry();
     let dir = tempfile::tempdir().expect("a directory");
-    let Some((template, references)) = semver_setup(&registry, dir.path()) else {
-        return;
-    };
+    let (template, references) = semver_setup(&registry, dir.path());
     let template = template.to_str().expect("UTF-8");
     let cache = tempfile::tempdir().expect("a cache");
     let cold = render_template(&["--use-http", template], cache.path());
@@ -279,14 +271,12 @@ fn cached_tags_cost_one_manifest_request_and_offline_needs_none() {
 }
 
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_registry, ignore = "needs docker-registry")]
 fn the_check_compares_with_the_committed_rendering() {
-    let Some(registry) = start_registry() else {
-        return;
-    };
+    let registry = start_registry();
     let dir = tempfile::tempdir().expect("a directory");
-    let Some((template, _)) = semver_setup(&registry, dir.path()) else {
-        return;
-    };
+    let (template, _) = semver_setup(&registry, dir.path());
     let template = template.to_str().expect("UTF-8");
     let cache = tempfile::tempdir().expect("a cache");
     let rendered = render_template(&["--use-http", "-o", "yaml", template], cache.path());
@@ -324,10 +314,9 @@ fn the_check_compares_with_the_committed_rendering() {
 }
 
 #[test]
+#[cfg_attr(fbc_no_registry, ignore = "needs docker-registry")]
 fn bundle_images_that_are_not_bundles_are_refused_as_opm_refuses_them() {
-    let Some(registry) = start_registry() else {
-        return;
-    };
+    let registry = start_registry();
     let catalog = push_image(
         &registry.address,
         "catalog:v1",

@@ -351,8 +351,9 @@ fn bad_input_exits_2() {
 /// Walks from every bundle of every channel of the corpus catalog to its head
 /// under both semantics; prints how many have no path and how many differ.
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn corpus_every_bundle_walks() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let dir = corpus.join("catalogs/community-v4.18");
     let dir = dir.to_str().expect("UTF-8 path");
     let output = run(&["alpha", "upgrade-path", dir, "--every-bundle", "-o", "json"]);
@@ -392,7 +393,7 @@ fn corpus_every_bundle_walks() {
 #[test]
 #[ignore = "prints the corpus survey"]
 fn corpus_survey() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let catalogs = std::fs::read_dir(corpus.join("catalogs")).expect("catalogs");
     let mut names: Vec<String> = catalogs
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())

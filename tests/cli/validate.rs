@@ -227,8 +227,9 @@ fn a_file_is_not_a_catalog_directory() {
 }
 
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn corpus_catalogs_are_valid() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     for name in [
         "certified-v4.16",
         "community-v4.18",
@@ -253,19 +254,17 @@ fn corpus_catalogs_are_valid() {
 }
 
 /// The blobs of a corpus catalog file, to change and write elsewhere.
-fn corpus_blobs(catalog: &str, package: &str) -> Option<Vec<Value>> {
-    let path = corpus()?
+fn corpus_blobs(catalog: &str, package: &str) -> Vec<Value> {
+    let path = corpus()
         .join("catalogs")
         .join(catalog)
         .join(package)
         .join("catalog.json");
     let text = std::fs::read_to_string(path).expect("corpus file");
-    Some(
-        serde_json::Deserializer::from_str(&text)
-            .into_iter::<Value>()
-            .map(|blob| blob.expect("corpus JSON"))
-            .collect(),
-    )
+    serde_json::Deserializer::from_str(&text)
+        .into_iter::<Value>()
+        .map(|blob| blob.expect("corpus JSON"))
+        .collect()
 }
 
 /// Writes blobs as a JSON stream in a fresh catalog directory; returns opm's message
@@ -326,10 +325,9 @@ fn tree(channel: &str, line: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn injected_faults_are_reported_with_opm_text() {
-    let Some(original) = corpus_blobs("kueue-v4.18", KUEUE) else {
-        return;
-    };
+    let original = corpus_blobs("kueue-v4.18", KUEUE);
 
     // A second head: the entry that skipped its predecessor no longer does.
     let mut blobs = original.clone();
@@ -386,10 +384,9 @@ fn injected_faults_are_reported_with_opm_text() {
 }
 
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn a_removed_bundle_is_reported_for_every_channel_listing_it() {
-    let Some(original) = corpus_blobs("kueue-v4.18", KUEUE) else {
-        return;
-    };
+    let original = corpus_blobs("kueue-v4.18", KUEUE);
     // The last channel's newest entry, and an entry of an earlier channel.
     let last = original
         .iter()

@@ -65,8 +65,9 @@ fn sha256_hex(text: &str) -> String {
 /// Every directory renders to the blob opm wrote for it (`render.sha256` holds the
 /// digest and size of each directory's output).
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn corpus_bundles_render_like_opm() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let directories = bundle_directories(&corpus);
     let text = render(&corpus, &["--image-ref-template", TEMPLATE], &directories);
     let mut ours: BTreeMap<(String, usize), usize> = BTreeMap::new();
@@ -95,8 +96,9 @@ fn corpus_bundles_render_like_opm() {
 
 /// All directories in one call, migrated: the whole output is opm's.
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn corpus_bundles_migrate_like_opm() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let directories = bundle_directories(&corpus);
     let flags = [
         "--migrate-level",
@@ -146,8 +148,9 @@ fn matches_catalog(catalog: &HashMap<String, Value>, blob: &Value) -> Option<boo
 /// to `olm.csv.metadata`; a bundle directory migrated (which needs an image, hence
 /// the template) must carry the same properties.
 #[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn migrated_bundles_match_the_community_catalog() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let catalog = catalog_properties(&corpus);
     let directories = bundle_directories(&corpus);
     let mut matching = 0;
