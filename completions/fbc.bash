@@ -1373,7 +1373,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__validate)
-            opts="-o -h --output --strict --allow --help"
+            opts="-o -q -h --output --strict --quiet --allow --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -52,6 +52,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --output 'Output format (default: text on stderr)'
             cand --allow 'Disable a lint by its rule id (repeatable)'
             cand --strict 'Treat warnings from lints as errors'
+            cand -q 'Text output: errors and the verdict only, no warnings'
+            cand --quiet 'Text output: errors and the verdict only, no warnings'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

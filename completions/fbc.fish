@@ -61,6 +61,7 @@ schema-property\t''
 yaml-implicit-type\t''
 empty-catalog\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l strict -d 'Treat warnings from lints as errors'
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -s q -l quiet -d 'Text output: errors and the verdict only, no warnings'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -s o -l output -d 'Output format' -r -f -a "mermaid\t'Mermaid text, byte for byte what `opm alpha render-graph` prints'
 dot\t'Graphviz: one cluster per channel, edge kinds styled, deprecated items marked'

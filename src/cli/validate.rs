@@ -45,6 +45,10 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Text output: errors and the verdict only, no warnings
+    #[arg(short, long)]
+    pub quiet: bool,
+
     /// Disable a lint by its rule id (repeatable)
     #[arg(long, value_name = "RULE", value_parser = clap::builder::PossibleValuesParser::new(crate::validate::lint_ids()))]
     pub allow: Vec<String>,

@@ -95,7 +95,7 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
         if !several && let Some(failure) = checked[0].failure.take() {
             return Err(failure.into());
         }
-        write_text(checked);
+        write_text(checked, args.quiet);
         return Ok(status);
     }
     // Machine formats: the load errors on stderr too, for people reading the log.
@@ -216,8 +216,11 @@ fn load_outcome(error: &ValidateError) -> Outcome {
 
 /// Text on stderr: each catalog's findings under its name, then a verdict line per
 /// catalog when there are several.
-fn write_text(checked: Vec<Checked>) {
-    let fancy = crate::output::diagnostics::stderr_is_fancy();
+fn write_text(checked: Vec<Checked>, quiet: bool) {
+    let shown = report::text::Shown {
+        fancy: crate::output::diagnostics::stderr_is_fancy(),
+        quiet,
+    };
     let several = checked.len() > 1;
     let mut verdicts = Vec::new();
     for one in checked {
@@ -227,7 +230,7 @@ fn write_text(checked: Vec<Checked>) {
         let status = one.status();
         match one.failure {
             Some(failure) => report_error(&miette::Report::new(failure)),
-            None => eprint!("{}", report::text::write(&one.outcome, fancy)),
+            None => eprint!("{}", report::text::write(&one.outcome, shown)),
         }
         if several {
             eprintln!();

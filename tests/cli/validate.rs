@@ -676,3 +676,62 @@ fn a_bundle_directory_is_named_with_what_to_run() {
     let report = parse_json(&stdout(&output));
     assert_eq!(report["findings"][0]["rule"], "catalog-file-unreadable");
 }
+
+/// A valid catalog whose `count` bundles are all referenced by tag.
+fn catalog_with_tagged_bundles(count: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut text = String::from(
+        "{\"schema\":\"olm.package\",\"name\":\"foo\",\"defaultChannel\":\"stable\"}\n",
+    );
+    let entries: Vec<String> = (0..count)
+        .map(|i| match i {
+            0 => "{\"name\":\"foo.v1.0.0\"}".to_owned(),
+            _ => format!(
+                "{{\"name\":\"foo.v1.0.{i}\",\"replaces\":\"foo.v1.0.{}\"}}",
+                i - 1
+            ),
+        })
+        .collect();
+    text.push_str(&format!(
+        "{{\"schema\":\"olm.channel\",\"name\":\"stable\",\"package\":\"foo\",\"entries\":[{}]}}\n",
+        entries.join(",")
+    ));
+    for i in 0..count {
+        text.push_str(&format!(
+            "{{\"schema\":\"olm.bundle\",\"name\":\"foo.v1.0.{i}\",\"package\":\"foo\",\"image\":\"quay.io/example/foo:v1.0.{i}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"foo\",\"version\":\"1.0.{i}\"}}}}]}}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("catalog.json"), text).expect("write");
+    dir
+}
+
+#[test]
+fn many_warnings_of_one_rule_are_counted_and_quiet_hides_them() {
+    let dir = catalog_with_tagged_bundles(8);
+    let path = dir.path().to_str().expect("UTF-8 path");
+    let output = run(&["validate", path]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stderr(&output);
+    assert_eq!(
+        text.matches("warning[image-not-pinned]").count(),
+        5,
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\nnote: 3 more `image-not-pinned` warnings not shown (`--allow image-not-pinned` silences them; `-o json` lists every finding)\n\ncatalog is valid: 0 errors, 8 warnings\n"),
+        "{text}"
+    );
+    // Machine formats keep every finding.
+    let json = parse_json(&stdout(&run(&["validate", "-o", "json", path])));
+    assert_eq!(json["findings"].as_array().map(Vec::len), Some(8));
+    // Quiet: the verdict only, errors if any.
+    let output = run(&["validate", "-q", path]);
+    assert_eq!(
+        stderr(&output),
+        "catalog is valid: 0 errors, 8 warnings\n"
+    );
+    let output = run(&["validate", "--quiet", "testdata/validate/many-problems"]);
+    let text = stderr(&output);
+    assert!(!text.contains("warning["), "{text}");
+    assert_eq!(text.matches("error[").count(), 7, "{text}");
+}

@@ -13,12 +13,34 @@ use crate::catalog::Location;
 use crate::shown::Form;
 use crate::validate::{Finding, Severity};
 
+/// How much of the findings the text report shows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shown {
+    /// Source snippets and colours (a terminal).
+    pub(crate) fancy: bool,
+    /// Errors and the verdict only.
+    pub(crate) quiet: bool,
+}
+
+/// Warnings of one rule shown before the rest are counted: a catalog that tags
+/// its images gets one `image-not-pinned` per bundle, thousands in a big catalog.
+const WARNINGS_PER_RULE: usize = 5;
+
 /// The report; empty for a valid catalog without warnings, as opm prints nothing.
-pub(crate) fn write(outcome: &Outcome, fancy: bool) -> String {
+pub(crate) fn write(outcome: &Outcome, shown: Shown) -> String {
     let mut out = String::new();
     let mut sources = Sources::default();
     let mut current_group: Option<Option<&str>> = None;
+    let mut per_rule: std::collections::BTreeMap<crate::validate::Rule, usize> =
+        std::collections::BTreeMap::new();
     for finding in &outcome.findings {
+        if finding.severity == Severity::Warning {
+            let count = per_rule.entry(finding.rule).or_default();
+            *count += 1;
+            if shown.quiet || *count > WARNINGS_PER_RULE {
+                continue;
+            }
+        }
         let group = finding.package.as_deref();
         if current_group != Some(group) {
             if current_group.is_some() {
@@ -32,7 +54,7 @@ pub(crate) fn write(outcome: &Outcome, fancy: bool) -> String {
             }
             current_group = Some(group);
         }
-        if fancy {
+        if shown.fancy {
             write_fancy(finding, &mut sources, &mut out);
         } else {
             write_plain(finding, &mut out);
@@ -45,10 +67,29 @@ pub(crate) fn write(outcome: &Outcome, fancy: bool) -> String {
     if outcome.findings.is_empty() && outcome.passed {
         return out;
     }
+    let hidden: Vec<(crate::validate::Rule, usize)> = per_rule
+        .into_iter()
+        .filter(|(_, count)| !shown.quiet && *count > WARNINGS_PER_RULE)
+        .map(|(rule, count)| (rule, count - WARNINGS_PER_RULE))
+        .collect();
+    if !hidden.is_empty() {
+        out.push('\n');
+    }
+    for (rule, count) in hidden {
+        let id = rule.id();
+        let _ = writeln!(
+            out,
+            "note: {} not shown (`--allow {id}` silences them; `-o json` lists every finding)",
+            plural(count, &format!("more `{id}` warning"))
+        );
+    }
     let verdict = if outcome.passed { "valid" } else { "invalid" };
+    if !out.is_empty() {
+        out.push('\n');
+    }
     let _ = writeln!(
         out,
-        "\ncatalog is {verdict}: {}, {}",
+        "catalog is {verdict}: {}, {}",
         plural(errors, "error"),
         plural(warnings, "warning")
     );
