@@ -679,6 +679,7 @@ fn a_bundle_directory_is_named_with_what_to_run() {
 
 /// A valid catalog whose `count` bundles are all referenced by tag.
 fn catalog_with_tagged_bundles(count: usize) -> tempfile::TempDir {
+    use std::fmt::Write as _;
     let dir = tempfile::tempdir().expect("a temporary directory");
     let mut text = String::from(
         "{\"schema\":\"olm.package\",\"name\":\"foo\",\"defaultChannel\":\"stable\"}\n",
@@ -692,14 +693,16 @@ fn catalog_with_tagged_bundles(count: usize) -> tempfile::TempDir {
             ),
         })
         .collect();
-    text.push_str(&format!(
-        "{{\"schema\":\"olm.channel\",\"name\":\"stable\",\"package\":\"foo\",\"entries\":[{}]}}\n",
+    let _ = writeln!(
+        text,
+        "{{\"schema\":\"olm.channel\",\"name\":\"stable\",\"package\":\"foo\",\"entries\":[{}]}}",
         entries.join(",")
-    ));
+    );
     for i in 0..count {
-        text.push_str(&format!(
-            "{{\"schema\":\"olm.bundle\",\"name\":\"foo.v1.0.{i}\",\"package\":\"foo\",\"image\":\"quay.io/example/foo:v1.0.{i}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"foo\",\"version\":\"1.0.{i}\"}}}}]}}\n"
-        ));
+        let _ = writeln!(
+            text,
+            "{{\"schema\":\"olm.bundle\",\"name\":\"foo.v1.0.{i}\",\"package\":\"foo\",\"image\":\"quay.io/example/foo:v1.0.{i}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"foo\",\"version\":\"1.0.{i}\"}}}}]}}"
+        );
     }
     std::fs::write(dir.path().join("catalog.json"), text).expect("write");
     dir
