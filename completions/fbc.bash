@@ -227,12 +227,16 @@ _fbc() {
 
     case "${cmd}" in
         fbc)
-            opts="-h -V --help --version render validate graph diff generate init alpha completions man version help"
+            opts="-h -V --color --help --version render validate graph diff generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -241,12 +245,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha)
-            opts="-h --help render-graph upgrade-path render-template convert-template list help"
+            opts="-h --color --help render-graph upgrade-path render-template convert-template list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -255,12 +263,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__convert__subcmd__template)
-            opts="-h --help basic substitutes help"
+            opts="-h --color --help basic substitutes help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -269,7 +281,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__basic)
-            opts="-o -h --output --help"
+            opts="-o -h --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -281,6 +293,10 @@ _fbc() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -347,7 +363,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__convert__subcmd__template__subcmd__substitutes)
-            opts="-o -h --output --help"
+            opts="-o -h --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -359,6 +375,10 @@ _fbc() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -537,12 +557,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__list)
-            opts="-h --help packages channels bundles help"
+            opts="-h --color --help packages channels bundles help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -551,12 +575,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__list__subcmd__bundles)
-            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -565,12 +593,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__list__subcmd__channels)
-            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -649,12 +681,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__list__subcmd__packages)
-            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-h --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -663,7 +699,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__render__subcmd__graph)
-            opts="-p -h --minimum-edge --package-name --draw-v0-semantics --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-p -h --minimum-edge --package-name --draw-v0-semantics --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -681,6 +717,10 @@ _fbc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -689,7 +729,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__render__subcmd__template)
-            opts="-o -j -h --output --migrate-level --jobs --offline --check --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-o -j -h --output --migrate-level --jobs --offline --check --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -719,6 +759,10 @@ _fbc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -727,7 +771,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__upgrade__subcmd__path)
-            opts="-o -h --package --from --from-version --to --channel --every-bundle --semantics --output --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-o -h --package --from --from-version --to --channel --every-bundle --semantics --output --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -765,6 +809,10 @@ _fbc() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -773,12 +821,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__completions)
-            opts="-h --help bash elvish fish powershell zsh"
+            opts="-h --color --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -787,7 +839,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__diff)
-            opts="-o -h --output --allow --semantics --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-o -h --output --allow --semantics --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -809,6 +861,10 @@ _fbc() {
                     COMPREPLY=($(compgen -W "classic v1 both" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -817,12 +873,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__generate)
-            opts="-h --help dockerfile help"
+            opts="-h --color --help dockerfile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -831,7 +891,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__generate__subcmd__dockerfile)
-            opts="-i -b -l -o -h --base-image --binary-image --builder-image --extra-labels --output --help"
+            opts="-i -b -l -o -h --base-image --binary-image --builder-image --extra-labels --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -871,6 +931,10 @@ _fbc() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -923,7 +987,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__graph)
-            opts="-o -p -h --output --minimum-edge --package-name --package --draw-v0-semantics --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-o -p -h --output --minimum-edge --package-name --package --draw-v0-semantics --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -951,6 +1015,10 @@ _fbc() {
                     ;;
                 -p)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1283,7 +1351,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__init)
-            opts="-c -d -i -o -h --default-channel --description --icon --output --help"
+            opts="-c -d -i -o -h --default-channel --description --icon --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1321,6 +1389,10 @@ _fbc() {
                     COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1329,12 +1401,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__man)
-            opts="-h --help"
+            opts="-h --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1343,7 +1419,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__render)
-            opts="-o -h --output --migrate-level --migrate --image-ref-template --use-http --skip-tls-verify --skip-tls --no-cache --help"
+            opts="-o -h --output --migrate-level --migrate --image-ref-template --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1365,6 +1441,10 @@ _fbc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1373,7 +1453,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__validate)
-            opts="-o -q -h --output --strict --quiet --allow --help"
+            opts="-o -q -h --output --strict --quiet --allow --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1391,6 +1471,10 @@ _fbc() {
                     COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-property yaml-implicit-type empty-catalog" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1399,12 +1483,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__version)
-            opts="-h --help"
+            opts="-h --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

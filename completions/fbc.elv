@@ -18,6 +18,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
     }
     var completions = [
         &'fbc'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -39,6 +40,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --output 'Output format'
             cand --migrate-level 'Name of the last migration to run (default: none)'
             cand --image-ref-template 'Image reference of bundles rendered from bundle directories (a Go template)'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --migrate 'Perform all available schema migrations on the rendered FBC'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
@@ -51,6 +53,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand -o 'Output format (default: text on stderr)'
             cand --output 'Output format (default: text on stderr)'
             cand --allow 'Disable a lint by its rule id (repeatable)'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --strict 'Treat warnings from lints as errors'
             cand -q 'Text output: errors and the verdict only, no warnings'
             cand --quiet 'Text output: errors and the verdict only, no warnings'
@@ -64,6 +67,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand -p 'Draw only the channels of this package'
             cand --package 'Draw only the channels of this package'
             cand --package-name 'Draw only the channels of this package'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --draw-v0-semantics 'Mark what OLM classic skips: in mermaid as opm does, in dot the skipped bundles'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
@@ -77,6 +81,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --output 'Output format'
             cand --allow 'Accept a kind of change: reported, but the check passes (repeatable)'
             cand --semantics 'Upgrade rules to check installations under'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
@@ -85,6 +90,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;generate'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
             cand dockerfile 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
@@ -100,6 +106,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --extra-labels 'Extra image labels as key=value, repeated or comma-separated (quote a value holding a comma: ''"key=a,b"'')'
             cand -o 'Where to write the Dockerfile instead of <DIR>.Dockerfile; `-` prints it on stdout'
             cand --output 'Where to write the Dockerfile instead of <DIR>.Dockerfile; `-` prints it on stdout'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -120,10 +127,12 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --icon 'Path to the package''s icon'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;alpha'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
@@ -137,6 +146,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --minimum-edge 'The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges'
             cand -p 'A specific package name to filter output; default is to include all packages in reference'
             cand --package-name 'A specific package name to filter output; default is to include all packages in reference'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --draw-v0-semantics 'Whether to indicate OLMv0 semantics in the output; default is to simply represent the upgrade graph'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
@@ -154,6 +164,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --semantics 'Upgrade rules to follow'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --every-bundle 'Walk from every bundle of every channel (of --package, or of every package) to its head, one report each'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
@@ -169,6 +180,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand -j 'Bundle images pulled at once'
             cand --jobs 'Bundle images pulled at once'
             cand --check 'Compare the rendering with this committed catalog file instead of printing it: exit 1 with a summary and a unified diff when they differ'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --offline 'Render from the image cache alone; fail naming every image that is not in it'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
@@ -178,6 +190,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;alpha;convert-template'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
             cand basic 'Generate a basic template from a catalog file: bundles become image references'
@@ -187,12 +200,14 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;alpha;convert-template;basic'= {
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;alpha;convert-template;substitutes'= {
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -208,6 +223,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;alpha;convert-template;help;help'= {
         }
         &'fbc;alpha;list'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
             cand packages 'List packages: name, display name and default channel'
@@ -216,6 +232,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;alpha;list;packages'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
@@ -224,6 +241,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help'
         }
         &'fbc;alpha;list;channels'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
@@ -232,6 +250,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help'
         }
         &'fbc;alpha;list;bundles'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
@@ -289,14 +308,17 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;alpha;help;help'= {
         }
         &'fbc;completions'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'fbc;man'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'fbc;version'= {
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand -h 'Print help'
             cand --help 'Print help'
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_fbc_global_optspecs
-    string join \n h/help V/version
+    string join \n color= h/help V/version
 end
 
 function __fish_fbc_needs_command
@@ -24,6 +24,9 @@ function __fish_fbc_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c fbc -n "__fish_fbc_needs_command" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_needs_command" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_needs_command" -s V -l version -d 'Print version'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "render" -d 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
@@ -41,6 +44,9 @@ complete -c fbc -n "__fish_fbc_using_subcommand render" -s o -l output -d 'Outpu
 yaml\t'YAML documents separated by `---`, as `opm render -o yaml` prints'"
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l migrate-level -d 'Name of the last migration to run (default: none)' -r
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l image-ref-template -d 'Image reference of bundles rendered from bundle directories (a Go template)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand render" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l migrate -d 'Perform all available schema migrations on the rendered FBC'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
@@ -60,6 +66,9 @@ bundle-object-present\t''
 schema-property\t''
 yaml-implicit-type\t''
 empty-catalog\t''"
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l strict -d 'Treat warnings from lints as errors'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s q -l quiet -d 'Text output: errors and the verdict only, no warnings'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -68,6 +77,9 @@ dot\t'Graphviz: one cluster per channel, edge kinds styled, deprecated items mar
 json\t'Nodes (bundles) and edges (replaces, skips, skipRange) as one JSON object, for jq'"
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -l minimum-edge -d 'Bundle to use as the lower bound of the drawn edges; default is to draw all edges' -r
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -s p -l package -l package-name -d 'Draw only the channels of this package' -r
+complete -c fbc -n "__fish_fbc_using_subcommand graph" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -l draw-v0-semantics -d 'Mark what OLM classic skips: in mermaid as opm does, in dot the skipped bundles'
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
@@ -88,11 +100,17 @@ bundle-changed\t'A bundle whose image or properties changed under the same name'
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l semantics -d 'Upgrade rules to check installations under' -r -f -a "classic\t'OLM classic (Subscription): one step at a time along the channel\'s replaces chain'
 v1\t'OLM v1 (ClusterExtension): the highest non-deprecated successor'
 both\t'Both, and where they differ'"
+complete -c fbc -n "__fish_fbc_using_subcommand diff" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -101,6 +119,9 @@ complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcom
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from dockerfile" -s b -l builder-image -d 'Image of the build stage, which runs `opm serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest]' -r
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from dockerfile" -s l -l extra-labels -d 'Extra image labels as key=value, repeated or comma-separated (quote a value holding a comma: \'"key=a,b"\')' -r
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from dockerfile" -s o -l output -d 'Where to write the Dockerfile instead of <DIR>.Dockerfile; `-` prints it on stdout' -r -F
+complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from dockerfile" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from dockerfile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -109,7 +130,13 @@ complete -c fbc -n "__fish_fbc_using_subcommand init" -s d -l description -d 'Pa
 complete -c fbc -n "__fish_fbc_using_subcommand init" -s i -l icon -d 'Path to the package\'s icon' -r -F
 complete -c fbc -n "__fish_fbc_using_subcommand init" -s o -l output -d 'Output format' -r -f -a "json\t'JSON, as opm writes it'
 yaml\t'YAML, as opm writes it'"
+complete -c fbc -n "__fish_fbc_using_subcommand init" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
@@ -119,6 +146,9 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subco
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l minimum-edge -d 'The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -s p -l package-name -d 'A specific package name to filter output; default is to include all packages in reference' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l draw-v0-semantics -d 'Whether to indicate OLMv0 semantics in the output; default is to simply represent the upgrade graph'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
@@ -135,6 +165,9 @@ v1\t'OLM v1 (ClusterExtension): the highest non-deprecated successor'
 both\t'Both, and where they differ'"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -s o -l output -d 'Output format' -r -f -a "text\t'A readable report'
 json\t'One JSON object, for jq'"
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l every-bundle -d 'Walk from every bundle of every channel (of --package, or of every package) to its head, one report each'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
@@ -147,16 +180,25 @@ mermaid\t'The upgrade graph in mermaid, with OLM classic\'s skipped bundles mark
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l migrate-level -d 'Name of the last migration to run on the rendered bundles (default: none)' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -s j -l jobs -d 'Bundle images pulled at once' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l check -d 'Compare the rendering with this committed catalog file instead of printing it: exit 1 with a summary and a unified diff when they differ' -r -F
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l offline -d 'Render from the image cache alone; fail naming every image that is not in it'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-template" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -f -a "basic" -d 'Generate a basic template from a catalog file: bundles become image references'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -f -a "substitutes" -d 'Generate a substitutes template from a catalog file: every blob, no substitutions yet'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "packages" -d 'List packages: name, display name and default channel'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "channels" -d 'List channels: package, channel and head'
@@ -168,8 +210,17 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcomman
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "convert-template" -d 'Turn a catalog file into a template, as `opm alpha convert-template` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the contents of a catalog, as `opm alpha list` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand completions" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand man" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand man" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand version" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand version" -s h -l help -d 'Print help'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "render" -d 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'

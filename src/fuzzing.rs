@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::catalog;
 use crate::catalog::ignore::IndexIgnore;
 use crate::output::catalog::{Format, write_catalog};
-use crate::output::diagnostics::render_plain;
+use crate::output::diagnostics::render;
 
 /// One catalog file (JSON, YAML or a mix): decoded, and if it loads, written in
 /// both formats and validated; if not, its error is rendered with its snippet.
@@ -23,8 +23,8 @@ pub fn catalog_file(data: &[u8]) {
         }
         Err(error) => {
             let mut text = String::new();
-            render_plain(&error, &mut text);
-            let _ = miette::GraphicalReportHandler::new().render_report(&mut text, &error);
+            render(&error, false, "", &mut text);
+            render(&error, true, "  ", &mut text);
         }
     }
 }

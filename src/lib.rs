@@ -52,6 +52,7 @@ impl From<ExitStatus> for std::process::ExitCode {
 
 /// Runs one parsed command line.
 pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
+    output::diagnostics::set_color(cli.color);
     limits::init()?;
     interrupt::install();
     let outcome = run_command(cli);

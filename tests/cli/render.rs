@@ -287,3 +287,41 @@ fn a_folder_of_bundle_directories_gets_a_short_report() {
         "{text}"
     );
 }
+
+/// Colour as cargo and ripgrep decide it, and no internal error codes in any style.
+#[test]
+fn colour_follows_the_flag_and_the_environment() {
+    let styled = |args: &[&str], env: &[(&str, &str)]| {
+        let mut command = crate::fbc();
+        command.env_remove("NO_COLOR").args(args);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let output = command.output().expect("fbc runs");
+        assert_eq!(output.status.code(), Some(2));
+        let text = stderr(&output);
+        assert!(!text.contains("fbc::"), "{text}");
+        text.starts_with("\x1b[1;31merror")
+    };
+    let missing = ["render", "./no-such-catalog"];
+    assert!(styled(
+        &[&["--color", "always"][..], &missing].concat(),
+        &[]
+    ));
+    assert!(!styled(
+        &[&["--color", "never"][..], &missing].concat(),
+        &[("CLICOLOR_FORCE", "1")]
+    ));
+    // Not a terminal: plain unless forced, and NO_COLOR wins over the force.
+    assert!(!styled(&missing, &[]));
+    assert!(styled(&missing, &[("CLICOLOR_FORCE", "1")]));
+    assert!(styled(
+        &missing,
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "")]
+    ));
+    assert!(!styled(
+        &missing,
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]
+    ));
+    assert!(!styled(&missing, &[("CLICOLOR_FORCE", "0")]));
+}

@@ -729,10 +729,7 @@ fn many_warnings_of_one_rule_are_counted_and_quiet_hides_them() {
     assert_eq!(json["findings"].as_array().map(Vec::len), Some(8));
     // Quiet: the verdict only, errors if any.
     let output = run(&["validate", "-q", path]);
-    assert_eq!(
-        stderr(&output),
-        "catalog is valid: 0 errors, 8 warnings\n"
-    );
+    assert_eq!(stderr(&output), "catalog is valid: 0 errors, 8 warnings\n");
     let output = run(&["validate", "--quiet", "testdata/validate/many-problems"]);
     let text = stderr(&output);
     assert!(!text.contains("warning["), "{text}");

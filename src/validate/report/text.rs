@@ -222,10 +222,7 @@ fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut String) {
         snippet: source.map(|(file, text)| NamedSource::new(display_path(file, Form::Text), text)),
         labels,
     };
-    let handler = miette::GraphicalReportHandler::new();
-    if handler.render_report(out, &diagnostic).is_err() {
-        write_plain(finding, out);
-    }
+    crate::output::diagnostics::render(&diagnostic, true, "  ", out);
 }
 
 /// The byte offset of a 1-based line and column (in characters).
