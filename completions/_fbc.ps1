@@ -22,8 +22,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
     $completions = @(switch ($command) {
         'fbc' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does')
@@ -55,8 +55,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;validate' {
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text on stderr)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text on stderr)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (text goes to stderr, the others to stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (text goes to stderr, the others to stdout)')
             [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Disable a lint by its rule id (repeatable)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings from lints as errors')
@@ -99,8 +99,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         }
         'fbc;generate' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('dockerfile', 'dockerfile', [CompletionResultType]::ParameterValue, 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -147,8 +147,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         }
         'fbc;alpha' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
             [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
             [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
@@ -209,8 +209,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         }
         'fbc;alpha;convert-template' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('basic', 'basic', [CompletionResultType]::ParameterValue, 'Generate a basic template from a catalog file: bundles become image references')
             [CompletionResult]::new('substitutes', 'substitutes', [CompletionResultType]::ParameterValue, 'Generate a substitutes template from a catalog file: every blob, no substitutions yet')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -249,8 +249,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         }
         'fbc;alpha;list' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('packages', 'packages', [CompletionResultType]::ParameterValue, 'List packages: name, display name and default channel')
             [CompletionResult]::new('channels', 'channels', [CompletionResultType]::ParameterValue, 'List channels: package, channel and head')
             [CompletionResult]::new('bundles', 'bundles', [CompletionResultType]::ParameterValue, 'List bundles per channel: edges and image')
@@ -263,8 +263,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
             [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'fbc;alpha;list;channels' {
@@ -273,8 +273,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
             [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'fbc;alpha;list;bundles' {
@@ -283,8 +283,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
             [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'fbc;alpha;list;help' {
@@ -355,14 +355,14 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         }
         'fbc;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'fbc;man' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'fbc;version' {

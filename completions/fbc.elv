@@ -19,8 +19,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
     var completions = [
         &'fbc'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
             cand render 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
@@ -50,8 +50,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;validate'= {
-            cand -o 'Output format (default: text on stderr)'
-            cand --output 'Output format (default: text on stderr)'
+            cand -o 'Output format (text goes to stderr, the others to stdout)'
+            cand --output 'Output format (text goes to stderr, the others to stdout)'
             cand --allow 'Disable a lint by its rule id (repeatable)'
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --strict 'Treat warnings from lints as errors'
@@ -91,8 +91,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;generate'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand dockerfile 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -133,8 +133,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;alpha'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
             cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
             cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
@@ -191,8 +191,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;alpha;convert-template'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand basic 'Generate a basic template from a catalog file: bundles become image references'
             cand substitutes 'Generate a substitutes template from a catalog file: every blob, no substitutions yet'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -224,8 +224,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;alpha;list'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand packages 'List packages: name, display name and default channel'
             cand channels 'List channels: package, channel and head'
             cand bundles 'List bundles per channel: edges and image'
@@ -237,8 +237,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
             cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;alpha;list;channels'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
@@ -246,8 +246,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
             cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;alpha;list;bundles'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
@@ -255,8 +255,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
             cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;alpha;list;help'= {
             cand packages 'List packages: name, display name and default channel'
@@ -309,13 +309,13 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;completions'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;man'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;version'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'

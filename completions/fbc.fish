@@ -27,7 +27,7 @@ end
 complete -c fbc -n "__fish_fbc_needs_command" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_needs_command" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_needs_command" -s V -l version -d 'Print version'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "render" -d 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
@@ -53,7 +53,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand render" -l skip-tls-verify -d 'P
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c fbc -n "__fish_fbc_using_subcommand validate" -s o -l output -d 'Output format (default: text on stderr)' -r -f -a "text\t'Findings grouped by package on stderr, with source snippets on a terminal'
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -s o -l output -d 'Output format (text goes to stderr, the others to stdout)' -r -f -a "text\t'Findings grouped by package on stderr, with source snippets on a terminal'
 json\t'opm\'s `{"passed", "error": {"message"}}` object plus every finding'
 yaml\t'The same as YAML, in opm\'s shape (keys sorted)'
 sarif\t'SARIF 2.1.0, for GitHub code scanning and other SARIF viewers'
@@ -111,7 +111,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand diff" -s h -l help -d 'Print hel
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and __fish_seen_subcommand_from dockerfile" -s i -l base-image -d 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest]' -r
@@ -137,7 +137,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand init" -s h -l help -d 'Print hel
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "render-template" -d 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
@@ -192,14 +192,14 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcomman
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -f -a "basic" -d 'Generate a basic template from a catalog file: bundles become image references'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -f -a "substitutes" -d 'Generate a substitutes template from a catalog file: every blob, no substitutions yet'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from convert-template" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "packages" -d 'List packages: name, display name and default channel'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "channels" -d 'List channels: package, channel and head'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "bundles" -d 'List bundles per channel: edges and image'
@@ -213,11 +213,11 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcomman
 complete -c fbc -n "__fish_fbc_using_subcommand completions" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand man" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_using_subcommand man" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand version" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -5,7 +5,7 @@
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() -> std::process::ExitCode {
-    let cli = <fbc::cli::Cli as clap::Parser>::parse();
+    let cli = fbc::cli::parse();
     match fbc::run(cli) {
         Ok(status) => status.into(),
         Err(report) => {

@@ -45,15 +45,15 @@ pub enum PathFormat {
 #[derive(Debug, clap::Args)]
 #[command(
     about = "Show the upgrades OLM takes from an installed bundle, and why it stops",
+    override_usage = "fbc alpha upgrade-path [OPTIONS] --package <PACKAGE> --from <BUNDLE|VERSION> <DIR|IMAGE>\n       \
+                      fbc alpha upgrade-path [OPTIONS] --every-bundle <DIR|IMAGE>",
     long_about = "Show the upgrades OLM takes from an installed bundle, and why it stops.\n\n\
 Each step names the edge that allows it (replaces, skips or skipRange) and the entry that \
 declares it. OLM classic (a Subscription) follows one channel: it orders the channel along \
 its replaces chain, leaving out skipped entries, and takes the candidate nearest the head. \
 OLM v1 (a ClusterExtension) takes, among every entry of the selected channels that \
 replaces, skips or skipRange-covers the installed bundle, the non-deprecated one with the \
-highest version. When there is no path, the report says why.\n\n\
-Exit status: 0 when a path is printed (or the bundle is already at the head or target), \
-1 when there is no path to the requested target, 2 for bad input."
+highest version. When there is no path, the report says why."
 )]
 pub struct UpgradePathArgs {
     /// Catalog directory or catalog image reference

@@ -49,9 +49,7 @@ bundles changed under the same name. Then the upgrade impact: every bundle of ev
 OLD is an installation that a cluster could be running; each is walked in NEW under OLM \
 classic's and OLM v1's rules (as `fbc alpha upgrade-path` walks), and an installation that \
 reached its channel head in OLD but no longer reaches it in NEW is a problem, with the reason \
-and each runtime's answer.\n\n\
-Exit status: 0 when nothing breaks (problems accepted with --allow and warnings do not count), \
-1 when the change breaks an installation, 2 when a catalog cannot be read."
+and each runtime's answer."
 )]
 pub struct DiffArgs {
     /// The catalog before the change: a directory, an image, or REV:PATH

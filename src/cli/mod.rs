@@ -3,6 +3,7 @@
 mod alpha;
 mod completions;
 mod diff;
+mod footer;
 mod generate;
 mod graph;
 mod render;
@@ -20,6 +21,38 @@ pub use template::{
     ListCommand, ListInPackageArgs, ListPackagesArgs, RenderTemplateArgs, TemplateFormat,
 };
 pub use validate::{ValidateArgs, ValidateFormat};
+
+pub(crate) use footer::footer;
+
+/// The command line as fbc defines it, each command's help ending with its exit
+/// statuses, environment and examples (also for completions and man pages).
+#[must_use]
+pub fn command() -> clap::Command {
+    with_footers(<Cli as clap::CommandFactory>::command(), "")
+}
+
+/// Parses the process's arguments (exits with clap's message and status 2 on a
+/// usage error).
+#[must_use]
+pub fn parse() -> Cli {
+    let matches = command().get_matches();
+    <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+}
+
+fn with_footers(mut command: clap::Command, path: &str) -> clap::Command {
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    for name in names {
+        let sub_path = format!("{path} {name}").trim().to_owned();
+        command = command.mut_subcommand(&name, |sub| with_footers(sub, &sub_path));
+    }
+    match footer(path) {
+        Some(footer) => command.after_long_help(footer.help()),
+        None => command,
+    }
+}
 
 /// `fbc --version`: the package version and the commit it was built from (see build.rs).
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("FBC_GIT_COMMIT"), ")");
@@ -56,11 +89,10 @@ pub enum Command {
     /// Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does
     #[command(long_about = render::LONG_ABOUT)]
     Render(RenderArgs),
-    /// Validate a catalog directory, as `opm validate` does, reporting every problem
+    // `about` and `long_about` come from the arguments' own `#[command]`.
     Validate(ValidateArgs),
     /// Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)
     Graph(GraphArgs),
-    /// Compare two catalogs and report what the change does to installations
     Diff(DiffArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),

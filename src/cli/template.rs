@@ -33,9 +33,8 @@ and FILE. `-` is stdin.\n\n\
 Bundle images are pulled in parallel (--jobs) through the content-addressed cache: an image \
 pinned by digest is fetched once, a cached tag costs one manifest request, and --offline uses \
 the cache alone. Mirrors and blocked registries come from containers-registries.conf, as \
-podman reads it. The rendered `image` of each bundle is the reference as written.\n\n\
-Exit status: 0 rendered (or, with --check, identical to the file); 1 --check found \
-differences; 2 the template could not be rendered (opm's message, nothing on stdout).";
+podman reads it. The rendered `image` of each bundle is the reference as written. When the template cannot \
+be rendered, opm's message is printed and nothing on stdout.";
 
 #[derive(Debug, clap::Args)]
 #[command(

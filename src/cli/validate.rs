@@ -29,15 +29,14 @@ Lints beyond opm (unpinned images, extra heads from a skipRange, ...) are warnin
 unless --strict is given.\n\n\
 Several directories are validated in parallel and reported together, each finding with \
 its catalog; the exit status is the worst of them. A file that cannot be read or decoded is \
-a finding of rule `catalog-file-unreadable` in every machine-readable format.\n\n\
-Exit status: 0 valid, 1 invalid (or warnings with --strict), 2 a catalog could not be loaded."
+a finding of rule `catalog-file-unreadable` in every machine-readable format."
 )]
 pub struct ValidateArgs {
     /// Catalog directories to validate (several are validated in parallel)
     #[arg(value_name = "DIR", required = true)]
     pub directories: Vec<PathBuf>,
 
-    /// Output format (default: text on stderr)
+    /// Output format (text goes to stderr, the others to stdout)
     #[arg(short, long, value_enum, default_value_t = ValidateFormat::Text)]
     pub output: ValidateFormat,
 

@@ -15,7 +15,7 @@ pub(crate) fn run(args: &CompletionsArgs) -> miette::Result<ExitStatus> {
 
 /// The script for one shell, generated from the clap definition of `fbc`.
 pub(crate) fn script(shell: clap_complete::Shell) -> Vec<u8> {
-    let mut command = <crate::cli::Cli as clap::CommandFactory>::command();
+    let mut command = crate::cli::command();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "fbc", &mut script);
     script

@@ -1,5 +1,6 @@
 //! Registry credentials, from the files podman and docker write: `REGISTRY_AUTH_FILE`,
-//! `$XDG_RUNTIME_DIR/containers/auth.json`, then `~/.docker/config.json`. The first
+//! `$XDG_RUNTIME_DIR/containers/auth.json`, then `$DOCKER_CONFIG/config.json`
+//! (`~/.docker/config.json` without `DOCKER_CONFIG`). The first
 //! file with an entry for the registry wins (an `auths` entry, or a credential
 //! helper named by `credHelpers` or `credsStore`); without one the pull is
 //! anonymous (the registry's token flow still runs).
@@ -67,14 +68,22 @@ fn from_helper(helper: &str, registry: &str) -> Result<RegistryAuth, String> {
 }
 
 fn auth_files() -> Vec<PathBuf> {
+    files_from(|name| std::env::var_os(name).filter(|value| !value.is_empty()))
+}
+
+/// The credential files, in the order they are read, from the variables `var` gives.
+fn files_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    if let Some(file) = std::env::var_os("REGISTRY_AUTH_FILE") {
+    if let Some(file) = var("REGISTRY_AUTH_FILE") {
         files.push(PathBuf::from(file));
     }
-    if let Some(runtime) = std::env::var_os("XDG_RUNTIME_DIR") {
+    if let Some(runtime) = var("XDG_RUNTIME_DIR") {
         files.push(PathBuf::from(runtime).join("containers/auth.json"));
     }
-    if let Some(home) = std::env::var_os("HOME") {
+    // Docker's own: $DOCKER_CONFIG/config.json, else ~/.docker/config.json.
+    if let Some(directory) = var("DOCKER_CONFIG") {
+        files.push(PathBuf::from(directory).join("config.json"));
+    } else if let Some(home) = var("HOME") {
         files.push(PathBuf::from(home).join(".docker/config.json"));
     }
     files
@@ -120,6 +129,39 @@ fn entry(config: &Value, registry: &str) -> Result<Option<RegistryAuth>, String>
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn docker_config_replaces_the_home_directory_file() {
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let files = super::files_from(env(&[
+            ("HOME", "/home/u"),
+            ("DOCKER_CONFIG", "/etc/docker-cfg"),
+        ]));
+        assert_eq!(
+            files,
+            [std::path::PathBuf::from("/etc/docker-cfg/config.json")]
+        );
+        let files = super::files_from(env(&[
+            ("HOME", "/home/u"),
+            ("REGISTRY_AUTH_FILE", "/a.json"),
+            ("XDG_RUNTIME_DIR", "/run/u"),
+        ]));
+        assert_eq!(
+            files,
+            [
+                "/a.json",
+                "/run/u/containers/auth.json",
+                "/home/u/.docker/config.json"
+            ]
+            .map(std::path::PathBuf::from)
+        );
+    }
+
     use super::*;
     use serde_json::json;
 

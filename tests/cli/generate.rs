@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use crate::{assert_matches_file, fbc, stderr, stdout, testdata};
+use crate::{assert_matches_file, fbc, run, stderr, stdout, testdata};
 
 /// A scratch directory holding an empty catalog directory `catalog/`.
 fn workspace() -> tempfile::TempDir {
@@ -416,4 +416,46 @@ fn rewrite(root: &Path, files: &[(PathBuf, Vec<u8>)]) {
     for (path, contents) in files {
         std::fs::write(path, contents).expect("writable");
     }
+}
+
+/// Every command's help ends with its exit statuses, environment and examples, and
+/// its man page has the same as sections.
+#[test]
+fn help_and_man_pages_end_with_exit_status_environment_and_examples() {
+    for command in [
+        &["validate"][..],
+        &["render"],
+        &["diff"],
+        &["alpha", "upgrade-path"],
+        &["alpha", "render-template"],
+        &["generate", "dockerfile"],
+    ] {
+        let output = run(&[command, &["--help"][..]].concat());
+        assert_eq!(output.status.code(), Some(0));
+        let help = stdout(&output);
+        let exit = help.find("\nExit status:\n  0   ").expect("exit statuses");
+        let examples = help.find("\nExamples:\n  # ").expect("examples");
+        assert!(exit < examples, "{command:?}");
+        let page = std::fs::read_to_string(format!("man/fbc-{}.1", command.join("-")))
+            .expect("a committed man page");
+        for section in [".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
+            assert!(page.contains(section), "{command:?}: {section}");
+        }
+    }
+    let help = stdout(&run(&["validate", "--help"]));
+    assert!(
+        help.contains("\nEnvironment:\n  FBC_MAX_FILE_SIZE "),
+        "{help}"
+    );
+    // The default format is stated once, by clap.
+    assert_eq!(help.matches("[default: text]").count(), 1, "{help}");
+    assert!(!help.contains("(default: text"), "{help}");
+    // Required options are shown as required; repeatable arguments with `...`.
+    let help = stdout(&run(&["alpha", "upgrade-path", "--help"]));
+    assert!(help.contains("Usage: fbc alpha upgrade-path [OPTIONS] --package <PACKAGE> --from <BUNDLE|VERSION> <DIR|IMAGE>\n"), "{help}");
+    let page = std::fs::read_to_string("man/fbc-validate.1").expect("the validate page");
+    assert!(
+        page.contains("<DIR>..."),
+        "the synopsis shows the repeatable argument"
+    );
 }
