@@ -771,7 +771,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__upgrade__subcmd__path)
-            opts="-o -h --package --from --from-version --to --channel --every-bundle --semantics --output --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
+            opts="-o -h --package --from --from-version --to --channel --every-bundle --all-channels --semantics --output --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

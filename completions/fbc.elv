@@ -166,6 +166,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --output 'Output format'
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --every-bundle 'Walk from every bundle of every channel (of --package, or of every package) to its head, one report each'
+            cand --all-channels 'With --every-bundle: walk from every bundle of the package without a channel (classic: the default channel first; v1: all channels), not channel by channel'
             cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'

@@ -169,6 +169,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcomman
 always\t''
 never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l every-bundle -d 'Walk from every bundle of every channel (of --package, or of every package) to its head, one report each'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l all-channels -d 'With --every-bundle: walk from every bundle of the package without a channel (classic: the default channel first; v1: all channels), not channel by channel'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from upgrade-path" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'

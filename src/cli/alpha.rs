@@ -88,6 +88,11 @@ pub struct UpgradePathArgs {
     #[arg(long, conflicts_with_all = ["from", "from_version", "to"])]
     pub every_bundle: bool,
 
+    /// With --every-bundle: walk from every bundle of the package without a channel
+    /// (classic: the default channel first; v1: all channels), not channel by channel
+    #[arg(long, requires = "every_bundle", conflicts_with = "channels")]
+    pub all_channels: bool,
+
     /// Upgrade rules to follow
     #[arg(long, value_enum, default_value_t = SemanticsArg::Both)]
     pub semantics: SemanticsArg,

@@ -1,6 +1,7 @@
 //! `fbc alpha upgrade-path`: load the catalog, resolve the installed bundle and the
 //! target, walk OLM classic's and OLM v1's upgrades, and report them; or, with
-//! `--every-bundle`, walk from every entry of every channel to its head.
+//! `--every-bundle`, walk from every entry of every channel to its head (or, with
+//! `--all-channels`, from every bundle without a channel restriction).
 
 use std::collections::BTreeSet;
 
@@ -68,14 +69,43 @@ fn survey(
         .collect::<Result<Vec<_>, _>>()?;
     let mut reports = Vec::new();
     for graph in &graphs {
-        reports.extend(survey_package(graph, request)?);
+        if args.all_channels {
+            reports.extend(survey_unrestricted(graph, request)?);
+        } else {
+            reports.extend(survey_package(graph, request)?);
+        }
     }
     let output = match args.output {
-        PathFormat::Text => text::write_text_survey(&reports),
+        PathFormat::Text => text::write_text_survey(&reports, !args.all_channels),
         PathFormat::Json => json::write_json_array(&reports),
     };
     write_stdout(output.as_bytes())?;
     Ok(status(&reports))
+}
+
+/// Every bundle of a package, each walked as by a Subscription or ClusterExtension
+/// that names no channel.
+fn survey_unrestricted<'a>(
+    graph: &'a PackageGraph<'a>,
+    request: &Request,
+) -> Result<Vec<Report<'a>>, RequestError> {
+    let mut seen = BTreeSet::new();
+    let mut reports = Vec::new();
+    for channel in &graph.channels {
+        for entry in entries(channel) {
+            if graph.bundle(&entry.name).is_none() || !seen.insert(entry.name.as_str()) {
+                continue;
+            }
+            let single = Request {
+                package: graph.name.to_owned(),
+                from: Some(entry.name.clone()),
+                channels: Vec::new(),
+                ..request.clone()
+            };
+            reports.push(plan(graph, &single)?);
+        }
+    }
+    Ok(reports)
 }
 
 fn survey_package<'a>(

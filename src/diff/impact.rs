@@ -146,7 +146,7 @@ fn channel_installations<'a>(
             package: old.name,
             channel: &channel.name,
             from,
-            version: bundle.version.to_string(),
+            version: bundle.shown_version(),
             in_new: new_channel
                 .is_some_and(|found| entries(found).iter().any(|entry| entry.name == from)),
             successors: Vec::new(),

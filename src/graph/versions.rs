@@ -47,6 +47,16 @@ pub(crate) fn version_release(bundle: &Bundle) -> Result<(Version, Release), Gra
     Ok(legacy_release(bundle_version(bundle)?))
 }
 
+/// A version as the catalog declares it: a release read from build metadata goes
+/// back where it was written (`1.0.1+2`).
+pub(crate) fn shown(version: &Version, release: &Release) -> String {
+    if release.is_empty() {
+        version.to_string()
+    } else {
+        format!("{version}+{release}")
+    }
+}
+
 /// OLM v1's legacy reading of a version alone: build metadata that parses as a
 /// release is the release, and leaves the version.
 pub(crate) fn legacy_release(version: Version) -> (Version, Release) {

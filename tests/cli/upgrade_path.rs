@@ -480,3 +480,102 @@ impl Survey {
         survey
     }
 }
+
+#[test]
+fn versions_keep_their_build_metadata() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(
+        dir.path().join("catalog.yaml"),
+        "schema: olm.package\nname: p\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: p\nname: stable\nentries:\n- name: p.v1.0.0\n- name: p.v1.0.1\n  replaces: p.v1.0.0\n---\nschema: olm.bundle\npackage: p\nname: p.v1.0.0\nimage: quay.io/x/p:1\nproperties:\n- type: olm.package\n  value: {packageName: p, version: 1.0.0}\n---\nschema: olm.bundle\npackage: p\nname: p.v1.0.1\nimage: quay.io/x/p:2\nproperties:\n- type: olm.package\n  value: {packageName: p, version: 1.0.1+2}\n",
+    )
+    .expect("write");
+    let path = dir.path().to_str().expect("UTF-8 path");
+    let output = run(&[
+        "alpha",
+        "upgrade-path",
+        path,
+        "--package",
+        "p",
+        "--from",
+        "1.0.0",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stdout(&output).contains("p.v1.0.0 -> p.v1.0.1 (1.0.1+2)\n"),
+        "{}",
+        stdout(&output)
+    );
+    let output = run(&[
+        "alpha",
+        "upgrade-path",
+        path,
+        "--package",
+        "p",
+        "--from",
+        "p.v1.0.1",
+        "--from-version",
+        "1.0.1+2",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", crate::stderr(&output));
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(report["installed"]["version"], "1.0.1+2");
+}
+
+#[test]
+fn every_bundle_without_a_channel_restriction() {
+    let dir = testdata("upgrade-path/several-successors");
+    let dir = dir.to_str().expect("UTF-8 path");
+    let output = run(&[
+        "alpha",
+        "upgrade-path",
+        dir,
+        "--every-bundle",
+        "--all-channels",
+        "-o",
+        "json",
+    ]);
+    let reports: Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let reports = reports.as_array().expect("an array");
+    // One report per bundle of the package, whatever channels hold it.
+    assert_eq!(reports.len(), 3);
+    for report in reports {
+        let v1 = &report["paths"][1];
+        assert_eq!(v1["semantics"], "v1");
+        assert_eq!(v1["channels"], Value::Null, "all channels");
+    }
+    let first = &reports[0]["paths"];
+    assert_eq!(first[0]["steps"][0]["to"], "several.v1.1.0");
+    assert_eq!(first[1]["steps"][0]["to"], "several.v2.0.0");
+    assert_eq!(
+        first[1]["steps"][0]["successors"],
+        serde_json::json!(["several.v2.0.0", "several.v1.1.0"])
+    );
+    let text = stdout(&run(&[
+        "alpha",
+        "upgrade-path",
+        dir,
+        "--every-bundle",
+        "--all-channels",
+    ]));
+    assert!(
+        text.contains("\n3 starting points (package, bundle); "),
+        "{text}"
+    );
+    assert!(
+        text.contains("several.v2.0.0 wins: OLM v1 takes a candidate that is not deprecated first, then the highest version\n"),
+        "{text}"
+    );
+    // A channel and all channels at once make no sense.
+    let output = run(&[
+        "alpha",
+        "upgrade-path",
+        dir,
+        "--every-bundle",
+        "--all-channels",
+        "--channel",
+        "fast",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+}

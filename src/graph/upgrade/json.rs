@@ -46,6 +46,8 @@ struct WalkJson<'a> {
     ending: &'static str,
     reasons: Vec<ReasonJson>,
     warnings: Vec<WarningJson<'a>>,
+    /// Every bundle offered where the walk ends (it stays rather than take them).
+    end_successors: &'a [&'a str],
 }
 
 #[derive(Serialize)]
@@ -56,6 +58,8 @@ struct StepJson<'a> {
     version: Option<String>,
     edge: EdgeJson<'a>,
     also_offered: &'a [&'a str],
+    /// Every bundle the rules offer from `from`; `to` is the pick among them.
+    successors: &'a [&'a str],
 }
 
 #[derive(Serialize)]
@@ -109,12 +113,12 @@ fn report_json<'a>(report: &'a Report) -> ReportJson<'a> {
         package: report.package,
         installed: InstalledJson {
             bundle: (!installed.name.is_empty()).then_some(installed.name.as_str()),
-            version: installed.version.to_string(),
+            version: installed.shown.clone(),
             in_catalog: installed.in_catalog,
         },
         target: report.target.as_ref().map(|target| BundleJson {
             bundle: &target.name,
-            version: target.version.to_string(),
+            version: target.shown.clone(),
         }),
         paths: report.walks.iter().map(walk).collect(),
         same: report.same(),
@@ -138,6 +142,7 @@ fn walk<'a>(walk: &'a Walk<'a>) -> WalkJson<'a> {
             })
             .collect(),
         warnings: walk.warnings.iter().map(warning).collect(),
+        end_successors: &walk.end_successors,
     }
 }
 
@@ -145,7 +150,7 @@ fn step<'a>(step: &'a Step<'a>) -> StepJson<'a> {
     StepJson {
         from: &step.from,
         to: step.to,
-        version: step.version.as_ref().map(ToString::to_string),
+        version: step.shown_version.clone(),
         edge: EdgeJson {
             kind: step.kind,
             entry: step.to,
@@ -153,6 +158,7 @@ fn step<'a>(step: &'a Step<'a>) -> StepJson<'a> {
             skip_range: (step.kind == EdgeKind::SkipRange).then_some(step.skip_range),
         },
         also_offered: &step.also_offered,
+        successors: &step.successors,
     }
 }
 

@@ -84,11 +84,16 @@ pub(crate) struct Step<'a> {
     pub(crate) from_version: Option<Version>,
     pub(crate) to: &'a str,
     pub(crate) version: Option<Version>,
+    /// `version` as declared (build metadata included), for reports.
+    pub(crate) shown_version: Option<String>,
     pub(crate) kind: EdgeKind,
     pub(crate) channel: &'a str,
     pub(crate) skip_range: &'a str,
     /// Other bundles the same rules offered from `from`, in their order.
     pub(crate) also_offered: Vec<&'a str>,
+    /// Every bundle the rules offer from `from` (the pick among them), filled in
+    /// by the report.
+    pub(crate) successors: Vec<&'a str>,
 }
 
 impl<'a> Step<'a> {
@@ -104,10 +109,14 @@ impl<'a> Step<'a> {
             from_version: at.version.clone(),
             to: &entry.name,
             version: graph.version(&entry.name).cloned(),
+            shown_version: graph
+                .bundle(&entry.name)
+                .map(package::BundleInfo::shown_version),
             kind,
             channel: &channel.name,
             skip_range: &entry.skip_range,
             also_offered: Vec::new(),
+            successors: Vec::new(),
         }
     }
 
@@ -194,6 +203,8 @@ impl Ending {
 pub(crate) struct Target {
     pub(crate) name: String,
     pub(crate) version: Version,
+    /// The version as declared (build metadata included), for reports.
+    pub(crate) shown: String,
 }
 
 /// A deprecation met on the way.
@@ -231,6 +242,9 @@ pub(crate) struct Walk<'a> {
     pub(crate) ending: Ending,
     pub(crate) reasons: Vec<Reason>,
     pub(crate) warnings: Vec<Warning>,
+    /// What the rules offer where the walk ends: empty at a head, or the
+    /// candidates it stays rather than take (OLM v1 avoiding a deprecated bundle).
+    pub(crate) end_successors: Vec<&'a str>,
 }
 
 impl Walk<'_> {

@@ -20,6 +20,13 @@ pub(crate) struct BundleInfo<'a> {
     pub(crate) release: Release,
 }
 
+impl BundleInfo<'_> {
+    /// The version as the catalog declares it (build metadata included).
+    pub(crate) fn shown_version(&self) -> String {
+        super::super::versions::shown(&self.version, &self.release)
+    }
+}
+
 /// A package's channels and bundles in catalog order, and its deprecations.
 #[derive(Debug)]
 pub(crate) struct PackageGraph<'a> {

@@ -31,7 +31,8 @@ pub(crate) struct Request {
 #[derive(Debug, Clone)]
 pub(crate) struct Installed {
     pub(crate) name: String,
-    pub(crate) version: Version,
+    /// The version as declared (build metadata included).
+    pub(crate) shown: String,
     pub(crate) in_catalog: bool,
 }
 
@@ -159,6 +160,7 @@ pub(crate) fn plan<'a>(
             Some(Target {
                 name: bundle.name.to_owned(),
                 version: bundle.version.clone(),
+                shown: bundle.shown_version(),
             })
         }
         None => None,
@@ -206,7 +208,13 @@ fn follow<'a>(
     start: &Position,
     target: Option<&Target>,
 ) -> Walk<'a> {
-    let (steps, ending, reasons) = walk(graph, rules, start, target);
+    let (mut steps, ending, reasons) = walk(graph, rules, start, target);
+    // The whole candidate set at each position, the pick among it.
+    let mut at = start.clone();
+    for step in &mut steps {
+        step.successors = distinct(rules.successors(&at));
+        at = super::Position::of(graph, step.to);
+    }
     let end = steps
         .last()
         .map_or_else(|| start.label(), |step| step.to.to_owned());
@@ -218,7 +226,17 @@ fn follow<'a>(
         ending,
         reasons,
         warnings: Vec::new(),
+        end_successors: distinct(rules.successors(&at)),
     }
+}
+
+/// Names in their first order, each once.
+fn distinct(names: Vec<&str>) -> Vec<&str> {
+    let mut seen = std::collections::HashSet::new();
+    names
+        .into_iter()
+        .filter(|name| seen.insert(*name))
+        .collect()
 }
 
 /// Deprecations of the package, of the channels named or stepped through, and of
@@ -291,7 +309,7 @@ fn installed(
         let bundle = resolve(graph, reference)?;
         let installed = Installed {
             name: bundle.name.to_owned(),
-            version: bundle.version.clone(),
+            shown: bundle.shown_version(),
             in_catalog: true,
         };
         return Ok((installed, super::Position::of(graph, bundle.name)));
@@ -303,11 +321,11 @@ fn installed(
     let name = request.from.clone().unwrap_or_default();
     let in_catalog = graph.bundle(&name);
     if let Some(bundle) = in_catalog
-        && bundle.version.to_string() != version.to_string()
+        && bundle.shown_version() != version.to_string()
     {
         return Err(RequestError::VersionMismatch {
             bundle: name,
-            catalog: bundle.version.to_string(),
+            catalog: bundle.shown_version(),
             given: version.to_string(),
         });
     }
@@ -320,7 +338,7 @@ fn installed(
     let installed = Installed {
         in_catalog: in_catalog.is_some(),
         name,
-        version,
+        shown: version.to_string(),
     };
     Ok((installed, position))
 }

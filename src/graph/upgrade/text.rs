@@ -20,14 +20,14 @@ pub(crate) fn write_text(report: &Report) -> String {
         out,
         "package {}: installed {name} ({})",
         quote(report.package),
-        installed.version
+        installed.shown
     );
     if !installed.in_catalog {
         out.push_str(", not in the catalog");
     }
     out.push('\n');
     if let Some(target) = &report.target {
-        let _ = writeln!(out, "target: {} ({})", target.name, target.version);
+        let _ = writeln!(out, "target: {} ({})", target.name, target.shown);
     }
     for walk in &report.walks {
         out.push('\n');
@@ -54,7 +54,7 @@ pub(crate) fn write_text(report: &Report) -> String {
 
 /// Several reports, then one line counting the walks without a path and the
 /// reports where classic and v1 differ.
-pub(crate) fn write_text_survey(reports: &[Report]) -> String {
+pub(crate) fn write_text_survey(reports: &[Report], per_channel: bool) -> String {
     let mut out = String::new();
     for report in reports {
         out.push_str(&write_text(report));
@@ -62,8 +62,13 @@ pub(crate) fn write_text_survey(reports: &[Report]) -> String {
     }
     let _ = write!(
         out,
-        "{} starting points (package, channel, bundle)",
-        reports.len()
+        "{} starting points ({})",
+        reports.len(),
+        if per_channel {
+            "package, channel, bundle"
+        } else {
+            "package, bundle"
+        }
     );
     for semantics in [Semantics::Classic, Semantics::V1] {
         let walks = reports
@@ -98,7 +103,7 @@ fn write_walk(out: &mut String, walk: &Walk) {
     };
     let _ = writeln!(out, "{} ({scope}):", walk.semantics.as_str());
     for step in &walk.steps {
-        write_step(out, step);
+        write_step(out, step, walk.semantics);
     }
     let _ = writeln!(out, "  {}", ending(walk));
     for reason in &walk.reasons {
@@ -109,11 +114,8 @@ fn write_walk(out: &mut String, walk: &Walk) {
     }
 }
 
-fn write_step(out: &mut String, step: &Step) {
-    let version = step
-        .version
-        .as_ref()
-        .map_or_else(|| "no bundle".to_owned(), ToString::to_string);
+fn write_step(out: &mut String, step: &Step, semantics: Semantics) {
+    let version = step.shown_version.as_deref().unwrap_or("no bundle");
     let _ = writeln!(out, "  {} -> {} ({version})", step.from, step.to);
     let _ = writeln!(
         out,
@@ -123,6 +125,15 @@ fn write_step(out: &mut String, step: &Step) {
     );
     if !step.also_offered.is_empty() {
         let _ = writeln!(out, "      also offered: {}", step.also_offered.join(", "));
+        let why = match semantics {
+            Semantics::Classic => {
+                "OLM classic takes the candidate nearest the channel head, the default channel first"
+            }
+            Semantics::V1 => {
+                "OLM v1 takes a candidate that is not deprecated first, then the highest version"
+            }
+        };
+        let _ = writeln!(out, "      {} wins: {why}", step.to);
     }
 }
 
