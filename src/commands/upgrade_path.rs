@@ -83,7 +83,7 @@ fn survey(
     Ok(status(&reports))
 }
 
-/// Every bundle of a package, each walked as by a Subscription or ClusterExtension
+/// Every bundle of a package, each walked as by a Subscription or `ClusterExtension`
 /// that names no channel.
 fn survey_unrestricted<'a>(
     graph: &'a PackageGraph<'a>,
