@@ -259,7 +259,9 @@ fn decode_yaml<'a>(
             Err(error) => {
                 // fbc's refusal of a document that opm would cut short stands on its
                 // own; any other failure of the first YAML read is opm's JSON error.
-                let own = matches!(error, YamlError::TrailingContent { .. });
+                // A flow collection at the root is never cut short: yaml.v2 fails on
+                // what follows it, so opm reports its JSON error there too.
+                let own = matches!(error, YamlError::TrailingContent { .. }) && !flow_root(body);
                 return Some(match pending_json_error {
                     Some(json_error) if !own => json_error,
                     _ => yaml_error(&error, &chunk),
@@ -268,6 +270,16 @@ fn decode_yaml<'a>(
         }
     }
     pending_json_error
+}
+
+/// Whether a YAML document's root node is a flow collection (`{` or `[` before
+/// anything but white space and comments).
+fn flow_root(document: &str) -> bool {
+    document
+        .lines()
+        .map(str::trim_start)
+        .find(|line| !line.is_empty() && !line.starts_with('#'))
+        .is_some_and(|line| line.starts_with(['{', '[']))
 }
 
 fn yaml_error(error: &YamlError, chunk: &YamlChunk) -> DecodeError {

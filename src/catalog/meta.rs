@@ -315,11 +315,11 @@ mod tests {
         );
         assert_eq!(
             load(json!({"schema": "olm.package", "icon": {"base64data": "!!"}})),
-            Err("parse package: illegal base64 data at input byte 0".to_owned())
+            Err("parse package: json: cannot unmarshal string into Go struct field Icon.icon.base64data of type []uint8: illegal base64 data at input byte 0".to_owned())
         );
         assert_eq!(
             load(json!({"schema": "olm.bundle", "name": "b", "package": "p", "properties": [{"type": "olm.bundle.object", "value": {"data": "@@@@"}}]})),
-            Err("read bundle objects: package \"p\", bundle \"b\": parse property at index 0 as bundle object: illegal base64 data at input byte 0".to_owned())
+            Err("read bundle objects: package \"p\", bundle \"b\": parse property at index 0 as bundle object: json: cannot unmarshal string into Go struct field BundleObject.data of type []uint8: illegal base64 data at input byte 0".to_owned())
         );
     }
 }

@@ -429,16 +429,18 @@ pub(crate) fn first_document(text: &str) -> FirstDocument {
     }
 }
 
+/// What sigs.k8s.io/yaml's `Unmarshal` puts before yaml.v2's errors.
+pub(crate) const YAML_ERROR_PREFIX: &str = yaml::PREFIX;
+
 /// Converts a YAML text to JSON as opm's `yaml.YAMLToJSON` does (used for manifests
-/// embedded in bundles, so integers stay exact); the error reads as opm's.
+/// embedded in bundles, so integers stay exact); the error reads as `Unmarshal`'s,
+/// with [`YAML_ERROR_PREFIX`].
 pub(crate) fn yaml_to_json(text: &str) -> Result<Value, String> {
     yaml::manifest_to_json(text)
         .map(|value| value.unwrap_or(Value::Null))
         .map_err(|error| error.to_string())
 }
 
-/// Rejects a path that is not a directory; `reference` words the error as `render`
-/// does for one of its references, otherwise as `validate` does.
 /// Whether opm takes a directory for a bundle: it has `manifests` and `metadata`
 /// sub-directories (links to directories do not count).
 pub(crate) fn is_bundle_directory(reference: &Path) -> bool {
@@ -450,6 +452,8 @@ pub(crate) fn is_bundle_directory(reference: &Path) -> bool {
     })
 }
 
+/// Rejects a path that is not a directory; `reference` words the error as `render`
+/// does for one of its references, otherwise as `validate` does.
 pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), LoadError> {
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_dir() => Ok(()),

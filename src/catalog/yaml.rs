@@ -26,7 +26,7 @@ use builder::{Builder, Stop};
 use messages::Translated;
 
 /// The prefix sigs.k8s.io/yaml's `Unmarshal` puts before every conversion error.
-const PREFIX: &str = "error converting YAML to JSON: ";
+pub(crate) const PREFIX: &str = "error converting YAML to JSON: ";
 
 /// Why a YAML document has no JSON value.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]

@@ -233,7 +233,11 @@ fn check_object(value: Option<&Value>) -> Result<(), ObjectError> {
         }
         base64::decode(bytes).expect("canonical base64 decodes")
     } else {
-        base64::decode(bytes).map_err(|error| ObjectError::Shape(error.to_string()))?
+        base64::decode(bytes).map_err(|error| {
+            let mut decoder = GoDecoder::default();
+            decoder.field("data", |d| d.invalid_base64("BundleObject", &error));
+            ObjectError::Shape(decoder.finish().err().unwrap_or_default())
+        })?
     };
     if String::from_utf8_lossy(&decoded)
         .trim_start()
@@ -243,9 +247,17 @@ fn check_object(value: Option<&Value>) -> Result<(), ObjectError> {
     }
     let yaml = String::from_utf8(decoded)
         .map_err(|_| ObjectError::Convert("invalid UTF-8 in manifest".to_owned()))?;
+    // opm converts with `ToJSON` (sigs.k8s.io/yaml's `YAMLToJSON`), which returns
+    // yaml.v2's error as it is: without the prefix its `Unmarshal` adds.
     crate::catalog::yaml_to_json(&yaml)
         .map(|_| ())
-        .map_err(ObjectError::Convert)
+        .map_err(|error| {
+            ObjectError::Convert(
+                error
+                    .strip_prefix(crate::catalog::YAML_ERROR_PREFIX)
+                    .map_or_else(|| error.clone(), str::to_owned),
+            )
+        })
 }
 
 /// A fast check for the common case: unbroken standard base64 with correct padding.

@@ -72,6 +72,20 @@ impl GoDecoder {
         self.mismatch_described(&described, struct_name, go_type);
     }
 
+    /// A `[]byte` field whose string is not base64: Go's `UnmarshalTypeError` with
+    /// the base64 error as its cause (`...of type []uint8: illegal base64 data at
+    /// input byte 3`).
+    pub(crate) fn invalid_base64(&mut self, struct_name: &str, error: &impl std::fmt::Display) {
+        if self.error.is_some() {
+            return;
+        }
+        self.mismatch_described("string", struct_name, "[]uint8");
+        if let Some(message) = &mut self.error {
+            use std::fmt::Write as _;
+            let _ = write!(message, ": {error}");
+        }
+    }
+
     fn mismatch_described(&mut self, found: &str, struct_name: &str, go_type: &str) {
         if self.error.is_some() {
             return;

@@ -123,7 +123,7 @@ fn decode_bytes(decoder: &mut GoDecoder, value: Value) -> Option<Vec<u8>> {
         Value::String(text) => match base64::decode(text.as_bytes()) {
             Ok(bytes) => Some(bytes),
             Err(error) => {
-                decoder.fail(error.to_string());
+                decoder.invalid_base64("Icon", &error);
                 None
             }
         },
