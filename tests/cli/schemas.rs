@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use jsonschema::{Retrieve, Uri};
 use serde_json::Value;
 
-use crate::{corpus, run, stdout};
+use crate::{assert_matches_file, corpus, run, stdout};
 
 fn schema_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schemas")
@@ -239,4 +239,90 @@ fn upgrade_path_outputs_match_their_schema() {
         };
         assert_eq!(first["formatVersion"], 1, "{args:?}");
     }
+}
+
+/// `fbc.schema.json` with every schema it references inlined under `$defs` and its
+/// references pointing there: one file for tools that take one (SchemaStore, an
+/// editor given a URL), kept in `schemas/fbc.bundled.schema.json`.
+fn bundled() -> Value {
+    let mut root = read(&schema_dir().join("fbc.schema.json"));
+    let mut queue = Vec::new();
+    point_references(&mut root, None, &mut queue);
+    let mut definitions = serde_json::Map::new();
+    while let Some(file) = queue.pop() {
+        let name = file.trim_end_matches(".schema.json").to_owned();
+        if definitions.contains_key(&name) {
+            continue;
+        }
+        let mut schema = read(&schema_dir().join(&file));
+        let object = schema.as_object_mut().expect("a schema object");
+        object.remove("$schema");
+        object.remove("$id");
+        point_references(&mut schema, Some(&name), &mut queue);
+        definitions.insert(name, schema);
+    }
+    let object = root.as_object_mut().expect("a schema object");
+    object.insert("$id".into(), "fbc.bundled.schema.json".into());
+    object.insert(
+        "description".into(),
+        "Any blob of an OLM file-based catalog; known schemas are checked against their own \
+         schema. Generated from fbc.schema.json and the schemas it references, in one file."
+            .into(),
+    );
+    object.insert("$defs".into(), Value::Object(definitions));
+    root
+}
+
+/// Rewrites `$ref`s: another file's to its place under the root's `$defs` (queued
+/// for inlining), and, inside the inlined schema `own`, its own `#...` ones.
+fn point_references(value: &mut Value, own: Option<&str>, queue: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get_mut("$ref") {
+                if let Some(name) = reference.strip_suffix(".schema.json") {
+                    queue.push(reference.clone());
+                    *reference = format!("#/$defs/{name}");
+                } else if let (Some(own), Some(pointer)) = (own, reference.strip_prefix('#')) {
+                    *reference = format!("#/$defs/{own}{pointer}");
+                }
+            }
+            for inner in object.values_mut() {
+                point_references(inner, own, queue);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                point_references(item, own, queue);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn the_bundled_schema_is_current_and_needs_no_other_file() {
+    let mut text = serde_json::to_string_pretty(&bundled()).expect("JSON");
+    text.push('\n');
+    assert_matches_file(&text, &schema_dir().join("fbc.bundled.schema.json"));
+    // Compiled without a retriever: every reference resolves inside the file.
+    let validator = jsonschema::validator_for(&read(&schema_dir().join("fbc.bundled.schema.json")))
+        .expect("the bundled schema compiles on its own");
+    let output = run(&["render", "testdata/examples/hello-catalog"]);
+    for blob in blobs(&stdout(&output)) {
+        assert!(validator.is_valid(&blob), "{blob}");
+    }
+    let channel = serde_json::json!({
+        "schema": "olm.channel", "name": "stable", "package": "foo",
+        "entries": [{"name": "foo.v1", "replace": "foo.v0"}]
+    });
+    let errors: Vec<String> = validator
+        .iter_errors(&channel)
+        .map(|error| error.instance_path().as_str().to_owned())
+        .collect();
+    assert_eq!(errors, ["/entries/0"]);
+    let constraint = serde_json::json!({
+        "schema": "olm.bundle", "name": "foo.v1", "package": "foo", "image": "quay.io/a/b:1",
+        "properties": [{"type": "olm.constraint", "value": {"failureMessage": "x", "all": {"constraints": [{"not": 5}]}}}]
+    });
+    assert!(!validator.is_valid(&constraint), "nested constraints are checked");
 }
