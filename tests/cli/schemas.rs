@@ -242,7 +242,7 @@ fn upgrade_path_outputs_match_their_schema() {
 }
 
 /// `fbc.schema.json` with every schema it references inlined under `$defs` and its
-/// references pointing there: one file for tools that take one (SchemaStore, an
+/// references pointing there: one file for tools that take one (`SchemaStore`, an
 /// editor given a URL), kept in `schemas/fbc.bundled.schema.json`.
 fn bundled() -> Value {
     let mut root = read(&schema_dir().join("fbc.schema.json"));
