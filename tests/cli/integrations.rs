@@ -351,9 +351,10 @@ fn hook_repository() -> (tempfile::TempDir, String) {
     (copy, head)
 }
 
-fn pre_commit(dir: &Path, home: &Path) -> Output {
+/// `pre-commit run --all-files` in `dir`: its exit status and everything it printed.
+fn pre_commit(dir: &Path, home: &Path) -> (Option<i32>, String) {
     let target = repository_root().join("target/pre-commit");
-    Command::new("pre-commit")
+    let output = Command::new("pre-commit")
         .args(["run", "--all-files", "--color", "never"])
         .current_dir(dir)
         .env("PRE_COMMIT_HOME", home)
@@ -366,7 +367,13 @@ fn pre_commit(dir: &Path, home: &Path) -> Output {
         .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "64")
         .env("CARGO_PROFILE_RELEASE_INCREMENTAL", "true")
         .output()
-        .expect("pre-commit runs")
+        .expect("pre-commit runs");
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.code(), log)
 }
 
 #[test]
@@ -415,13 +422,8 @@ fn the_pre_commit_hooks_validate_and_check_templates() {
     std::fs::write(root.join(".pre-commit-config.yaml"), config).expect("write");
     git(root, &["add", "-A"]);
 
-    let output = pre_commit(root, home.path());
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(output.status.code(), Some(0), "{log}");
+    let (status, log) = pre_commit(root, home.path());
+    assert_eq!(status, Some(0), "{log}");
     assert!(
         log.contains("fbc validate") && log.contains("Passed"),
         "{log}"
@@ -441,13 +443,8 @@ fn the_pre_commit_hooks_validate_and_check_templates() {
     )
     .expect("write");
     git(root, &["add", "-A"]);
-    let output = pre_commit(root, home.path());
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert_eq!(output.status.code(), Some(1), "{log}");
+    let (status, log) = pre_commit(root, home.path());
+    assert_eq!(status, Some(1), "{log}");
     assert!(
         log.contains("multiple channel heads found in graph"),
         "{log}"
