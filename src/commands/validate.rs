@@ -175,42 +175,40 @@ fn check(directory: &Path, settings: &Settings, several: bool) -> Checked {
     }
 }
 
-/// A catalog that could not be loaded: one finding per file that failed.
+/// A catalog that could not be loaded: one finding per file that failed (or one for
+/// the directory itself).
 fn load_outcome(error: &ValidateError) -> Outcome {
-    let errors: Vec<&catalog::LoadError> = match error {
-        ValidateError::Load(errors) => errors.errors.iter().collect(),
-        ValidateError::Access(error) => vec![error],
-        _ => Vec::new(),
+    let findings = match error {
+        ValidateError::Load(errors) => errors.errors.iter().map(file_finding).collect(),
+        ValidateError::Access(error) => vec![file_finding(error)],
+        ValidateError::BundleDirectory { .. } => vec![unreadable(error.to_string(), error)],
+        ValidateError::Write(_) | ValidateError::Yaml(_) => Vec::new(),
     };
-    let mut findings: Vec<Finding> = errors
-        .into_iter()
-        .map(|error| {
-            let (path, position) = error.position();
-            let (line, column) = position.unwrap_or((1, 1));
-            let location = Location {
-                file: Arc::from(path),
-                line,
-                column,
-            };
-            let mut finding =
-                Finding::new(Rule::CatalogFileUnreadable, error.message()).at(&location);
-            if let Some(help) = miette::Diagnostic::help(error) {
-                finding = finding.help(help.to_string());
-            }
-            finding
-        })
-        .collect();
-    if let ValidateError::BundleDirectory { .. } = error {
-        let mut finding = Finding::new(Rule::CatalogFileUnreadable, error.to_string());
-        if let Some(help) = miette::Diagnostic::help(error) {
-            finding = finding.help(help.to_string());
-        }
-        findings.push(finding);
-    }
     Outcome {
         findings,
         opm_message: Some(error.to_string()),
         passed: false,
+    }
+}
+
+/// A file that could not be loaded, where the loader stopped in it.
+fn file_finding(error: &catalog::LoadError) -> Finding {
+    let (path, position) = error.position();
+    let (line, column) = position.unwrap_or((1, 1));
+    let location = Location {
+        file: Arc::from(path),
+        line,
+        column,
+    };
+    unreadable(error.message(), error).at(&location)
+}
+
+/// A `catalog-file-unreadable` finding with the error's help.
+fn unreadable(message: String, error: &dyn miette::Diagnostic) -> Finding {
+    let finding = Finding::new(Rule::CatalogFileUnreadable, message);
+    match error.help() {
+        Some(help) => finding.help(help.to_string()),
+        None => finding,
     }
 }
 
