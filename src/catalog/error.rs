@@ -237,9 +237,7 @@ impl miette::Diagnostic for LoadErrors {
                 named.join(" ")
             ));
         }
-        // Continuation lines line up under the text after `help: `.
-        (!lines.is_empty())
-            .then(|| Box::new(lines.join("\n        ")) as Box<dyn std::fmt::Display>)
+        (!lines.is_empty()).then(|| Box::new(lines.join("\n")) as Box<dyn std::fmt::Display>)
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
