@@ -422,6 +422,7 @@ fn rewrite(root: &Path, files: &[(PathBuf, Vec<u8>)]) {
 /// its man page has the same as sections.
 #[test]
 fn help_and_man_pages_end_with_exit_status_environment_and_examples() {
+    let mut examples_run = 0;
     for command in [
         &["validate"][..],
         &["render"],
@@ -436,6 +437,22 @@ fn help_and_man_pages_end_with_exit_status_environment_and_examples() {
         let exit = help.find("\nExit status:\n  0   ").expect("exit statuses");
         let examples = help.find("\nExamples:\n  # ").expect("examples");
         assert!(exit < examples, "{command:?}");
+        // The examples that need nothing but this checkout run as shown.
+        for example in help[examples..]
+            .lines()
+            .map(str::trim)
+            .filter(|line| line.starts_with("fbc ") && line.contains("testdata/"))
+            .filter(|line| !line.contains(['>', '|', '~']))
+        {
+            let words: Vec<&str> = example.split_whitespace().skip(1).collect();
+            let output = run(&words);
+            assert!(
+                matches!(output.status.code(), Some(0 | 1)),
+                "`{example}`: {}",
+                stderr(&output)
+            );
+            examples_run += 1;
+        }
         let page = std::fs::read_to_string(format!("man/fbc-{}.1", command.join("-")))
             .expect("a committed man page");
         for section in [".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
