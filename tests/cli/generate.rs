@@ -459,6 +459,7 @@ fn help_and_man_pages_end_with_exit_status_environment_and_examples() {
             assert!(page.contains(section), "{command:?}: {section}");
         }
     }
+    assert!(examples_run >= 6, "{examples_run} examples run");
     let help = stdout(&run(&["validate", "--help"]));
     assert!(
         help.contains("\nEnvironment:\n  FBC_MAX_FILE_SIZE "),
