@@ -320,8 +320,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;version'= {
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;help'= {
             cand render 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'

@@ -222,7 +222,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand man" -s h -l help -d 'Print help
 complete -c fbc -n "__fish_fbc_using_subcommand version" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_using_subcommand version" -s h -l help -d 'Print help'
+complete -c fbc -n "__fish_fbc_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "render" -d 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "graph" -d 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'

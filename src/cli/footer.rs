@@ -314,6 +314,17 @@ const FOOTERS: &[(&[&str], Footer)] = &[
         },
     ),
     (
+        &["version"],
+        Footer {
+            exit: &[(0, "printed")],
+            environment: &[],
+            examples: &[(
+                "fbc version",
+                "the version and the commit fbc was built from",
+            )],
+        },
+    ),
+    (
         &["man"],
         Footer {
             exit: &[(0, "written"), (2, "the directory cannot be written")],
@@ -391,9 +402,7 @@ mod tests {
     fn collect(command: &clap::Command, path: &str, paths: &mut Vec<String>) {
         for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
             let name = format!("{path} {}", sub.get_name()).trim().to_owned();
-            if sub.get_name() != "version" {
-                paths.push(name.clone());
-            }
+            paths.push(name.clone());
             collect(sub, &name, paths);
         }
     }
