@@ -98,6 +98,15 @@ fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
     })
 }
 
+/// A reference without any blob: opm prints nothing and succeeds, but most often the
+/// path is wrong.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("no catalog blob found in {}", crate::go::fmt::quote(.reference))]
+#[diagnostic(severity(Warning), help("{}", crate::validate::EMPTY_HELP))]
+struct EmptyCatalog {
+    reference: String,
+}
+
 pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
     let settings = settings(args)?;
     // References are independent: render them in parallel, then combine them (and
@@ -111,12 +120,10 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
     for (reference, part) in settings.references.iter().zip(parts) {
         let part = part?;
         if part.is_empty() {
-            // opm prints nothing and succeeds; most often the path is wrong.
-            eprintln!(
-                "warning: no catalog blob found in {}\n  help: {}",
-                crate::go::fmt::quote(&reference.to_string_lossy()),
-                crate::validate::EMPTY_HELP
-            );
+            let warning = EmptyCatalog {
+                reference: reference.to_string_lossy().into_owned(),
+            };
+            crate::output::diagnostics::print_report(&miette::Report::new(warning));
         }
         combined.extend(part);
     }

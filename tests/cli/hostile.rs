@@ -300,7 +300,7 @@ fn leftovers_of_killed_runs_are_removed_by_the_next_run() {
         .expect("created");
     std::fs::create_dir_all(temp.join("fbc-unpack-1-abc")).expect("created");
     let catalog = scratch.path().join("catalog");
-    crate::readme::copy_tree(&crate::testdata("examples/hello-catalog"), &catalog);
+    crate::copy_dir(&crate::testdata("examples/hello-catalog"), &catalog);
     let leftover = scratch.path().join(format!(".fbc-{dead}-5-0.tmp"));
     std::fs::write(&leftover, "half a Dockerfile").expect("written");
     let output = run_within(
@@ -475,7 +475,7 @@ fn a_bundle_manifest_too_deep_to_read_fails_the_render() {
         ),
     ] {
         let bundle = tempfile::tempdir().expect("a directory");
-        crate::readme::copy_tree(&crate::testdata("examples/hello-bundle"), bundle.path());
+        crate::copy_dir(&crate::testdata("examples/hello-bundle"), bundle.path());
         std::fs::write(bundle.path().join("manifests").join(name), text).expect("written");
         let output = render(bundle.path());
         assert_eq!(output.status.code(), Some(2), "{name}: {}", stderr(&output));

@@ -50,19 +50,6 @@ fn examples(readme: &str) -> Vec<Example> {
     examples
 }
 
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create a scratch directory");
-    for entry in std::fs::read_dir(from).expect("read testdata") {
-        let entry = entry.expect("a readable entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("a file type").is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy a fixture");
-        }
-    }
-}
-
 #[test]
 #[cfg_attr(fbc_no_jq, ignore = "needs jq")]
 fn readme_console_examples_run_as_shown() {
@@ -71,7 +58,7 @@ fn readme_console_examples_run_as_shown() {
     let examples = examples(&readme);
     assert!(!examples.is_empty(), "the README shows no console examples");
     let scratch = tempfile::tempdir().expect("a scratch directory");
-    copy_tree(&root.join("testdata"), &scratch.path().join("testdata"));
+    crate::copy_dir(&root.join("testdata"), &scratch.path().join("testdata"));
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_fbc"))
         .parent()
         .expect("the binary has a directory");

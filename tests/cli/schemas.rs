@@ -31,6 +31,15 @@ impl Retrieve for Schemas {
     }
 }
 
+/// `fbc.schema.json`, its references served from `schemas/`.
+fn catalog_validator() -> jsonschema::Validator {
+    jsonschema::options()
+        .with_base_uri("file:///schemas/fbc.schema.json")
+        .with_retriever(Schemas)
+        .build(&read(&schema_dir().join("fbc.schema.json")))
+        .expect("fbc.schema.json compiles")
+}
+
 fn blobs(output: &str) -> Vec<Value> {
     serde_json::Deserializer::from_str(output)
         .into_iter::<Value>()
@@ -57,11 +66,7 @@ fn schemas_are_valid_draft_2020_12() {
 #[test]
 #[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
 fn blobs_opm_accepts_match_the_catalog_schema() {
-    let validator = jsonschema::options()
-        .with_base_uri("file:///schemas/fbc.schema.json")
-        .with_retriever(Schemas)
-        .build(&read(&schema_dir().join("fbc.schema.json")))
-        .expect("fbc.schema.json compiles");
+    let validator = catalog_validator();
     let mut dirs = vec![PathBuf::from("testdata/examples/hello-catalog")];
     {
         let corpus = corpus();
@@ -102,11 +107,7 @@ fn assert_points_at_the_misspelled_field(validator: &jsonschema::Validator) {
 
 #[test]
 fn the_catalog_schema_points_at_mistakes() {
-    let validator = jsonschema::options()
-        .with_base_uri("file:///schemas/fbc.schema.json")
-        .with_retriever(Schemas)
-        .build(&read(&schema_dir().join("fbc.schema.json")))
-        .expect("fbc.schema.json compiles");
+    let validator = catalog_validator();
     assert_points_at_the_misspelled_field(&validator);
 }
 
