@@ -22,6 +22,7 @@ mod limits;
 mod list;
 mod model;
 mod output;
+mod resolve;
 mod semver;
 mod semver_range;
 mod shown;
@@ -79,6 +80,7 @@ fn run_command(cli: cli::Cli) -> miette::Result<ExitStatus> {
                 commands::authoring::convert_template(&args.command)
             }
             cli::AlphaCommand::List(args) => commands::authoring::list(&args.command),
+            cli::AlphaCommand::Resolve(args) => commands::resolve::run(&args),
         },
         cli::Command::Init(args) => commands::authoring::init(&args),
         cli::Command::Completions(args) => commands::completions::run(&args),

@@ -117,6 +117,20 @@ pub(crate) enum ReadError {
     Pseudo,
 }
 
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(error) => f.write_str(&crate::go::fmt::os_error(error)),
+            ReadError::TooLarge { limit } => write!(
+                f,
+                "larger than {} (FBC_MAX_FILE_SIZE raises the limit)",
+                show_size(*limit)
+            ),
+            ReadError::Pseudo => f.write_str("a file of /proc or /sys, which fbc does not read"),
+        }
+    }
+}
+
 /// Reads a whole file, counting bytes as they come and stopping past the limit;
 /// files of `/proc` and `/sys` (also through links) are refused unread.
 pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {

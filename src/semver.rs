@@ -71,6 +71,31 @@ impl Version {
         })
     }
 
+    /// blang's `ParseTolerant`: surrounding spaces, a leading `v`, leading zeros
+    /// and a missing minor or patch are accepted.
+    pub(crate) fn parse_tolerant(text: &str) -> Result<Self, String> {
+        let trimmed = text.trim();
+        let trimmed = trimmed.strip_prefix('v').unwrap_or(trimmed);
+        let mut parts: Vec<String> = trimmed.splitn(3, '.').map(str::to_owned).collect();
+        for part in &mut parts {
+            if part.len() > 1 {
+                let stripped = part.trim_start_matches('0');
+                *part = if stripped.starts_with(|c: char| c.is_ascii_digit()) {
+                    stripped.to_owned()
+                } else {
+                    format!("0{stripped}")
+                };
+            }
+        }
+        if parts.len() < 3 {
+            if parts.last().is_some_and(|last| last.contains(['+', '-'])) {
+                return Err("Short version cannot contain PreRelease/Build meta data".to_owned());
+            }
+            parts.resize(3, "0".to_owned());
+        }
+        Self::parse(&parts.join(".")).map_err(|error| error.to_string())
+    }
+
     pub(crate) fn major(&self) -> u64 {
         self.major
     }

@@ -380,6 +380,22 @@ pub(crate) fn meta_documents(text: &str) -> Result<Vec<Value>, String> {
     }
 }
 
+/// Every document of a YAML or JSON stream of Kubernetes manifests (empty ones
+/// left out); an error gives its message with the line and column it points at.
+pub(crate) fn manifest_documents(text: &str) -> Result<Vec<Value>, (String, (usize, usize))> {
+    let mut values = Vec::new();
+    let error = decode::decode_file(text, &mut |document| {
+        if let Some(value) = document.value {
+            values.push(value);
+        }
+        ControlFlow::Continue(())
+    });
+    match error {
+        Some(error) => Err((error.message, line_and_column(text, error.position))),
+        None => Ok(values),
+    }
+}
+
 /// One JSON value decoded with the loader's rules (Go's syntax, numbers as `f64`);
 /// `None` unless `text` is exactly one valid value.
 pub(crate) fn parse_json(text: &str) -> Option<Value> {

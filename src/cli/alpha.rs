@@ -20,6 +20,7 @@ pub enum AlphaCommand {
     RenderTemplate(super::template::RenderTemplateArgs),
     ConvertTemplate(super::template::ConvertTemplateArgs),
     List(super::template::ListArgs),
+    Resolve(ResolveArgs),
 }
 
 /// Which OLM's upgrade rules to follow.
@@ -100,6 +101,85 @@ pub struct UpgradePathArgs {
     /// Output format
     #[arg(short, long, value_enum, default_value_t = PathFormat::Text)]
     pub output: PathFormat,
+
+    #[command(flatten)]
+    pub registry: RegistryArgs,
+}
+
+/// Output formats of `fbc alpha resolve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ResolveFormat {
+    /// The answer, then why each provider was chosen or which constraints clash
+    Text,
+    /// One JSON object (`schemas/resolve.schema.json`), for jq
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(
+    about = "Resolve Subscriptions as OLM classic would, offline: what installs, or OLM's error",
+    override_usage = "fbc alpha resolve [OPTIONS] <PACKAGE> --catalog <NAME=REF>...\n       \
+                      fbc alpha resolve [OPTIONS] --every-package --catalog <NAME=REF>...\n       \
+                      fbc alpha resolve [OPTIONS] -f <FILE>... [--catalog <NAME=REF>...]",
+    long_about = "Resolve Subscriptions as OLM classic's resolver would, offline: which bundle of \
+the subscribed package is installed, which operators its dependencies (olm.gvk.required, \
+olm.package.required, olm.label.required, olm.constraint) pull in, or the error OLM would \
+write into the Subscription's ResolutionFailed condition, with its reason.\n\n\
+Either a new Subscription to PACKAGE from the catalogs given with --catalog (each a \
+CatalogSource in the global catalog namespace), or Kubernetes manifests (-f): \
+CatalogSources, OperatorGroups, Subscriptions and installed ClusterServiceVersions, every \
+Subscription resolved with the others of its namespace. A CatalogSource's content comes \
+from --catalog NAME=REF, else its spec.image is pulled."
+)]
+pub struct ResolveArgs {
+    /// Package of a new Subscription (with --catalog)
+    #[arg(value_name = "PACKAGE", conflicts_with_all = ["files", "every_package"])]
+    pub package: Option<String>,
+
+    /// A CatalogSource's content: NAME=DIR|IMAGE (repeatable)
+    #[arg(long = "catalog", value_name = "NAME=REF")]
+    pub catalogs: Vec<String>,
+
+    /// Kubernetes manifests: multi-document YAML or JSON (repeatable)
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// One new Subscription per package of the source catalog, to its default channel, each resolved alone
+    #[arg(long, conflicts_with = "files")]
+    pub every_package: bool,
+
+    /// The catalog of the new Subscription; default: the first --catalog
+    #[arg(long, value_name = "NAME", conflicts_with = "files")]
+    pub source: Option<String>,
+
+    /// Channel of the new Subscription; default: none (OLM then tries the default channel first)
+    #[arg(long, value_name = "CHANNEL", conflicts_with = "files")]
+    pub channel: Option<String>,
+
+    /// startingCSV of the new Subscription: that bundle only
+    #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["files", "every_package"])]
+    pub starting_csv: Option<String>,
+
+    /// A CatalogSource's spec.priority: NAME=N (repeatable; overrides the manifests)
+    #[arg(long = "priority", value_name = "NAME=N")]
+    pub priorities: Vec<String>,
+
+    /// The global catalog namespace (OLM's --namespace; OpenShift: openshift-marketplace)
+    #[arg(long, value_name = "NAMESPACE", default_value = "olm")]
+    pub global_namespace: String,
+
+    /// Namespace of the new Subscription
+    #[arg(
+        long,
+        value_name = "NAMESPACE",
+        default_value = "operators",
+        conflicts_with = "files"
+    )]
+    pub namespace: String,
+
+    /// Output format
+    #[arg(short, long, value_enum, default_value_t = ResolveFormat::Text)]
+    pub output: ResolveFormat,
 
     #[command(flatten)]
     pub registry: RegistryArgs,

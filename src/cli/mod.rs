@@ -10,7 +10,9 @@ mod render;
 mod template;
 mod validate;
 
-pub use alpha::{AlphaArgs, AlphaCommand, PathFormat, SemanticsArg, UpgradePathArgs};
+pub use alpha::{
+    AlphaArgs, AlphaCommand, PathFormat, ResolveArgs, ResolveFormat, SemanticsArg, UpgradePathArgs,
+};
 pub use completions::{CompletionsArgs, ManArgs};
 pub use diff::{DiffArgs, DiffFormat, DiffRule};
 pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};

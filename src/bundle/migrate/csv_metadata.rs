@@ -209,28 +209,7 @@ fn slot_of(schema: &Schema, slots: &[Slot], name: &str) -> Option<Node<'static>>
 /// `OperatorVersion.UnmarshalJSON`: a string that blang's `ParseTolerant` accepts.
 fn check_version(value: &Value) -> Result<(), String> {
     let text = string_for_custom(value, "version")?;
-    let trimmed = text.trim();
-    let trimmed = trimmed.strip_prefix('v').unwrap_or(trimmed);
-    let mut parts: Vec<String> = trimmed.splitn(3, '.').map(str::to_owned).collect();
-    for part in &mut parts {
-        if part.len() > 1 {
-            let stripped = part.trim_start_matches('0');
-            *part = if stripped.starts_with(|c: char| c.is_ascii_digit()) {
-                stripped.to_owned()
-            } else {
-                format!("0{stripped}")
-            };
-        }
-    }
-    if parts.len() < 3 {
-        if parts.last().is_some_and(|last| last.contains(['+', '-'])) {
-            return Err("Short version cannot contain PreRelease/Build meta data".to_owned());
-        }
-        parts.resize(3, "0".to_owned());
-    }
-    Version::parse(&parts.join("."))
-        .map(|_| ())
-        .map_err(|error| error.to_string())
+    Version::parse_tolerant(&text).map(|_| ())
 }
 
 /// `OperatorRelease.UnmarshalJSON`: dot-separated pre-release identifiers.

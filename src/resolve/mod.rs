@@ -1,0 +1,315 @@
+//! `fbc alpha resolve`: OLM classic's dependency resolution, offline. Given
+//! catalogs (as CatalogSources) and Subscriptions, either new ones or those of a
+//! GitOps repository's manifests, say what OLM would install, or OLM's error.
+//!
+//! What is modelled, and what not, is in the README ("Dependency resolution").
+
+mod cel;
+pub(crate) mod cluster;
+mod predicate;
+mod report;
+pub(crate) mod resolver;
+mod solver;
+mod source;
+
+use std::path::PathBuf;
+
+use crate::catalog::Catalog;
+pub(crate) use report::{write_json, write_text};
+use resolver::{Answer, Namespace, Subscription};
+use source::Universe;
+
+/// What to resolve.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Request {
+    /// A new Subscription to this package (with `catalogs`).
+    pub(crate) package: Option<String>,
+    /// Manifest files.
+    pub(crate) files: Vec<PathBuf>,
+    /// `NAME=REF`: a CatalogSource's content.
+    pub(crate) catalogs: Vec<(String, String)>,
+    pub(crate) source: Option<String>,
+    pub(crate) channel: Option<String>,
+    pub(crate) starting_csv: Option<String>,
+    pub(crate) priorities: Vec<(String, i64)>,
+    pub(crate) global_namespace: String,
+    /// The namespace of new Subscriptions.
+    pub(crate) namespace: String,
+    pub(crate) every_package: bool,
+}
+
+/// One resolved namespace (or, with `--every-package`, one package).
+#[derive(Debug)]
+pub(crate) struct Outcome {
+    pub(crate) namespace: String,
+    pub(crate) subscriptions: Vec<Subscription>,
+    pub(crate) result: Result<Vec<Install>, Failure>,
+    /// Why each requirement got its provider (successful answers).
+    pub(crate) picks: Vec<resolver::Pick>,
+}
+
+/// An operator OLM would install.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Install {
+    pub(crate) catalog: String,
+    pub(crate) namespace: String,
+    pub(crate) package: String,
+    pub(crate) channel: String,
+    pub(crate) bundle: String,
+}
+
+/// OLM's error.
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) message: String,
+    pub(crate) reason: resolver::Reason,
+    pub(crate) conflict: Vec<String>,
+}
+
+impl Outcome {
+    pub(crate) fn ok(&self) -> bool {
+        self.result.is_ok()
+    }
+}
+
+/// Why fbc could not run.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub(crate) enum ResolveError {
+    #[error("{0}")]
+    #[diagnostic(code(fbc::resolve::manifests))]
+    Manifests(String),
+    #[error(
+        "--catalog {0}: expected NAME=REF (a CatalogSource name and a catalog directory or image)"
+    )]
+    #[diagnostic(code(fbc::resolve::catalog_flag))]
+    CatalogFlag(String),
+    #[error("--priority {0}: expected NAME=N (a CatalogSource name and an integer)")]
+    #[diagnostic(code(fbc::resolve::priority_flag))]
+    PriorityFlag(String),
+    #[error("--source {0}: no --catalog of that name")]
+    #[diagnostic(code(fbc::resolve::source))]
+    UnknownSource(String),
+    #[error(
+        "CatalogSource {name} (namespace {namespace}) has neither spec.image nor a --catalog {name}=REF"
+    )]
+    #[diagnostic(code(fbc::resolve::no_content))]
+    NoContent { name: String, namespace: String },
+    #[error(
+        "nothing to resolve: give a PACKAGE with --catalog, --every-package with --catalog, or manifests with -f"
+    )]
+    #[diagnostic(code(fbc::resolve::nothing))]
+    Nothing,
+    #[error("the manifests hold no Subscription")]
+    #[diagnostic(code(fbc::resolve::no_subscription))]
+    NoSubscription,
+}
+
+/// Splits `NAME=VALUE`.
+pub(crate) fn split_pair(text: &str) -> Option<(String, String)> {
+    let (name, value) = text.split_once('=')?;
+    (!name.is_empty() && !value.is_empty()).then(|| (name.to_owned(), value.to_owned()))
+}
+
+/// Runs the request; `load` reads a catalog directory or image.
+pub(crate) fn run<E>(
+    request: &Request,
+    load: &mut dyn FnMut(&str) -> Result<Catalog, E>,
+) -> Result<Vec<Outcome>, E>
+where
+    E: From<ResolveError>,
+{
+    if request.files.is_empty() {
+        new_subscriptions(request, load)
+    } else {
+        manifests(request, load)
+    }
+}
+
+/// A `--priority` for the catalog, else `default`.
+fn priority(request: &Request, name: &str, default: i64) -> i64 {
+    request
+        .priorities
+        .iter()
+        .rev()
+        .find(|(n, _)| n == name)
+        .map_or(default, |(_, p)| *p)
+}
+
+/// New Subscriptions to catalogs given with `--catalog`.
+fn new_subscriptions<E>(
+    request: &Request,
+    load: &mut dyn FnMut(&str) -> Result<Catalog, E>,
+) -> Result<Vec<Outcome>, E>
+where
+    E: From<ResolveError>,
+{
+    let mut universe = Universe::default();
+    let Some(first) = request.catalogs.first() else {
+        return Err(ResolveError::Nothing.into());
+    };
+    let source = request.source.clone().unwrap_or_else(|| first.0.clone());
+    if !request.catalogs.iter().any(|(name, _)| *name == source) {
+        return Err(ResolveError::UnknownSource(source).into());
+    }
+    let mut source_catalog = None;
+    for (name, reference) in &request.catalogs {
+        let catalog = load(reference)?;
+        universe.add_catalog(
+            name,
+            &request.global_namespace,
+            priority(request, name, 0),
+            &catalog,
+        );
+        if *name == source && source_catalog.is_none() {
+            source_catalog = Some(catalog);
+        }
+    }
+    let new = |package: &str, channel: &str| Subscription {
+        name: package.to_owned(),
+        namespace: request.namespace.clone(),
+        package: package.to_owned(),
+        channel: channel.to_owned(),
+        starting_csv: request.starting_csv.clone().unwrap_or_default(),
+        source: source.clone(),
+        source_namespace: request.global_namespace.clone(),
+        installed_csv: String::new(),
+    };
+    let subscriptions: Vec<Subscription> = if request.every_package {
+        let catalog = source_catalog.expect("the source is one of the catalogs");
+        let mut packages: Vec<(&str, &str)> = catalog
+            .packages
+            .iter()
+            .map(|p| (p.item.name.as_str(), p.item.default_channel.as_str()))
+            .collect();
+        packages.sort_unstable();
+        packages.dedup_by_key(|p| p.0);
+        packages
+            .into_iter()
+            .map(|(package, channel)| new(package, request.channel.as_deref().unwrap_or(channel)))
+            .collect()
+    } else {
+        let Some(package) = &request.package else {
+            return Err(ResolveError::Nothing.into());
+        };
+        vec![new(package, request.channel.as_deref().unwrap_or(""))]
+    };
+    let mut outcomes = Vec::new();
+    for subscription in subscriptions {
+        let namespace = Namespace {
+            name: request.namespace.clone(),
+            operator_groups: 1,
+            exclude_global: false,
+            subscriptions: vec![subscription],
+            installed: Vec::new(),
+        };
+        outcomes.push(outcome(
+            &mut universe,
+            &namespace,
+            &request.global_namespace,
+        ));
+        // The namespace's installed operators (none) are dropped again.
+        universe.sources.pop();
+    }
+    Ok(outcomes)
+}
+
+/// Every Subscription of the manifests, with the others of its namespace.
+fn manifests<E>(
+    request: &Request,
+    load: &mut dyn FnMut(&str) -> Result<Catalog, E>,
+) -> Result<Vec<Outcome>, E>
+where
+    E: From<ResolveError>,
+{
+    let mut universe = Universe::default();
+    let mut cluster = cluster::Cluster::default();
+    for file in &request.files {
+        cluster.read(file).map_err(ResolveError::Manifests)?;
+    }
+    cluster.settle();
+    // Catalogs named by --catalog but absent from the manifests join the global
+    // namespace.
+    for (name, _) in &request.catalogs {
+        if !cluster.catalogs.iter().any(|c| c.name == *name) {
+            cluster.catalogs.push(cluster::CatalogSource {
+                name: name.clone(),
+                namespace: request.global_namespace.clone(),
+                priority: priority(request, name, 0),
+                image: String::new(),
+            });
+        }
+    }
+    for source in &cluster.catalogs {
+        let reference = request
+            .catalogs
+            .iter()
+            .find(|(name, _)| *name == source.name)
+            .map(|(_, reference)| reference.clone())
+            .or_else(|| (!source.image.is_empty()).then(|| source.image.clone()))
+            .ok_or_else(|| ResolveError::NoContent {
+                name: source.name.clone(),
+                namespace: source.namespace.clone(),
+            })?;
+        let catalog = load(&reference)?;
+        universe.add_catalog(
+            &source.name,
+            &source.namespace,
+            priority(request, &source.name, source.priority),
+            &catalog,
+        );
+    }
+    let namespaces: Vec<&Namespace> = cluster
+        .namespaces
+        .iter()
+        .filter(|n| !n.subscriptions.is_empty())
+        .collect();
+    if namespaces.is_empty() {
+        return Err(ResolveError::NoSubscription.into());
+    }
+    Ok(namespaces
+        .into_iter()
+        .map(|namespace| outcome(&mut universe, namespace, &request.global_namespace))
+        .collect())
+}
+
+fn outcome(universe: &mut Universe, namespace: &Namespace, global: &str) -> Outcome {
+    let answer = resolver::resolve(universe, namespace, global);
+    let (result, picks) = match answer {
+        Answer::Installed { entries, picks } => {
+            let mut installs: Vec<Install> = entries
+                .into_iter()
+                .map(|e| {
+                    let entry = &universe.entries[e];
+                    let source = &universe.sources[entry.source];
+                    Install {
+                        catalog: source.name.clone(),
+                        namespace: source.namespace.clone(),
+                        package: entry.package.clone(),
+                        channel: entry.channel.clone(),
+                        bundle: entry.bundle.clone(),
+                    }
+                })
+                .collect();
+            installs.sort();
+            (Ok(installs), picks)
+        }
+        Answer::Failed {
+            message,
+            reason,
+            conflict,
+        } => (
+            Err(Failure {
+                message,
+                reason,
+                conflict,
+            }),
+            Vec::new(),
+        ),
+    };
+    Outcome {
+        namespace: namespace.name.clone(),
+        subscriptions: namespace.subscriptions.clone(),
+        result,
+        picks,
+    }
+}

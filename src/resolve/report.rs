@@ -1,0 +1,176 @@
+//! The answers as text and as JSON (`schemas/resolve.schema.json`).
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use super::{Install, Outcome};
+
+/// The JSON report's format version.
+const FORMAT_VERSION: u64 = 1;
+
+/// Text: per result (headed by its namespace when there are several, by its
+/// package with `--every-package`), the answer (`ok` and one line per operator
+/// installed, or `error <reason>` and OLM's message), then why.
+pub(crate) fn write_text(outcomes: &[Outcome], every_package: bool) -> String {
+    let mut out = String::new();
+    for outcome in outcomes {
+        if every_package {
+            let subscription = &outcome.subscriptions[0];
+            let _ = writeln!(
+                out,
+                "== {} (channel {})",
+                subscription.package, subscription.channel
+            );
+        } else if outcomes.len() > 1 {
+            let names: Vec<&str> = outcome
+                .subscriptions
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "== namespace {} (subscriptions: {})",
+                outcome.namespace,
+                names.join(", ")
+            );
+        }
+        match &outcome.result {
+            Ok(installs) => {
+                out.push_str("ok\n");
+                let mut installs: Vec<&Install> = installs.iter().collect();
+                installs.sort_by(|a, b| {
+                    (&a.catalog, &a.package, &a.bundle).cmp(&(&b.catalog, &b.package, &b.bundle))
+                });
+                for i in installs {
+                    let _ = writeln!(
+                        out,
+                        "{} {} {} {} {}",
+                        i.catalog, i.namespace, i.package, i.channel, i.bundle
+                    );
+                }
+                if !outcome.picks.is_empty() {
+                    out.push_str("why:\n");
+                }
+                for pick in &outcome.picks {
+                    let who = if pick.by.is_empty() {
+                        pick.requirement.clone()
+                    } else {
+                        pick.requirement
+                            .strip_prefix(&format!("bundle {} requires ", pick.by))
+                            .map_or_else(
+                                || pick.requirement.clone(),
+                                |rest| format!("{} needs {rest}", pick.by),
+                            )
+                    };
+                    let _ = write!(out, "  {who}: {}", pick.provider);
+                    if pick.candidates > 1 {
+                        let _ = write!(
+                            out,
+                            " (candidate {} of {} in OLM's order",
+                            pick.position + 1,
+                            pick.candidates
+                        );
+                        if pick.passed_over.is_empty() {
+                            out.push(')');
+                        } else {
+                            let _ = write!(
+                                out,
+                                "; before it, {} could not be installed with the rest)",
+                                pick.passed_over.join(", ")
+                            );
+                        }
+                    }
+                    out.push('\n');
+                }
+            }
+            Err(failure) => {
+                let _ = writeln!(out, "error {}", failure.reason.as_str());
+                out.push_str(&failure.message);
+                out.push('\n');
+                if !failure.conflict.is_empty() {
+                    out.push_str("why: these constraints cannot all hold:\n");
+                    for constraint in &failure.conflict {
+                        let _ = writeln!(out, "  - {constraint}");
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// JSON: `{"version": 1, "results": [...]}`.
+pub(crate) fn write_json(outcomes: &[Outcome]) -> String {
+    let results: Vec<Value> = outcomes.iter().map(result).collect();
+    let document = json!({"version": FORMAT_VERSION, "results": results});
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn result(outcome: &Outcome) -> Value {
+    let subscriptions: Vec<Value> = outcome
+        .subscriptions
+        .iter()
+        .map(|s| {
+            json!({
+                "name": s.name,
+                "namespace": s.namespace,
+                "package": s.package,
+                "channel": s.channel,
+                "startingCSV": s.starting_csv,
+                "source": s.source,
+                "sourceNamespace": s.source_namespace,
+                "installedCSV": s.installed_csv,
+            })
+        })
+        .collect();
+    match &outcome.result {
+        Ok(installs) => {
+            let install: Vec<Value> = installs
+                .iter()
+                .map(|i| {
+                    json!({
+                        "catalog": i.catalog,
+                        "namespace": i.namespace,
+                        "package": i.package,
+                        "channel": i.channel,
+                        "bundle": i.bundle,
+                    })
+                })
+                .collect();
+            let picks: Vec<Value> = outcome
+                .picks
+                .iter()
+                .map(|p| {
+                    json!({
+                        "requirement": p.requirement,
+                        "provider": p.provider,
+                        "position": p.position,
+                        "candidates": p.candidates,
+                        "passedOver": p.passed_over,
+                    })
+                })
+                .collect();
+            json!({
+                "namespace": outcome.namespace,
+                "subscriptions": subscriptions,
+                "result": "ok",
+                "install": install,
+                "message": null,
+                "reason": null,
+                "picks": picks,
+            })
+        }
+        Err(failure) => json!({
+            "namespace": outcome.namespace,
+            "subscriptions": subscriptions,
+            "result": "error",
+            "install": [],
+            "message": failure.message,
+            "reason": failure.reason.as_str(),
+            "conflict": failure.conflict,
+        }),
+    }
+}
