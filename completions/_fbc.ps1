@@ -154,6 +154,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
             [CompletionResult]::new('convert-template', 'convert-template', [CompletionResultType]::ParameterValue, 'Turn a catalog file into a template, as `opm alpha convert-template` does')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contents of a catalog, as `opm alpha list` does')
+            [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM''s error')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -307,12 +308,35 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         'fbc;alpha;list;help;help' {
             break
         }
+        'fbc;alpha;resolve' {
+            [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'A CatalogSource''s content: NAME=DIR|IMAGE (repeatable)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Kubernetes manifests: multi-document YAML or JSON (repeatable)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Kubernetes manifests: multi-document YAML or JSON (repeatable)')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'The catalog of the new Subscription; default: the first --catalog')
+            [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Channel of the new Subscription; default: none (OLM then tries the default channel first)')
+            [CompletionResult]::new('--starting-csv', '--starting-csv', [CompletionResultType]::ParameterName, 'startingCSV of the new Subscription: that bundle only')
+            [CompletionResult]::new('--priority', '--priority', [CompletionResultType]::ParameterName, 'A CatalogSource''s spec.priority: NAME=N (repeatable; overrides the manifests)')
+            [CompletionResult]::new('--global-namespace', '--global-namespace', [CompletionResultType]::ParameterName, 'The global catalog namespace (OLM''s --namespace; OpenShift: openshift-marketplace)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the new Subscription')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
+            [CompletionResult]::new('--every-package', '--every-package', [CompletionResultType]::ParameterName, 'One new Subscription per package of the source catalog, to its default channel, each resolved alone')
+            [CompletionResult]::new('--use-http', '--use-http', [CompletionResultType]::ParameterName, 'Pull images over plain HTTP instead of HTTPS (local or test registries)')
+            [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
+            [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'fbc;alpha;help' {
             [CompletionResult]::new('render-graph', 'render-graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does')
             [CompletionResult]::new('upgrade-path', 'upgrade-path', [CompletionResultType]::ParameterValue, 'Show the upgrades OLM takes from an installed bundle, and why it stops')
             [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
             [CompletionResult]::new('convert-template', 'convert-template', [CompletionResultType]::ParameterValue, 'Turn a catalog file into a template, as `opm alpha convert-template` does')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contents of a catalog, as `opm alpha list` does')
+            [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM''s error')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -349,6 +373,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;alpha;help;list;bundles' {
+            break
+        }
+        'fbc;alpha;help;resolve' {
             break
         }
         'fbc;alpha;help;help' {
@@ -414,6 +441,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('render-template', 'render-template', [CompletionResultType]::ParameterValue, 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does')
             [CompletionResult]::new('convert-template', 'convert-template', [CompletionResultType]::ParameterValue, 'Turn a catalog file into a template, as `opm alpha convert-template` does')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the contents of a catalog, as `opm alpha list` does')
+            [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM''s error')
             break
         }
         'fbc;help;alpha;render-graph' {
@@ -449,6 +477,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;help;alpha;list;bundles' {
+            break
+        }
+        'fbc;help;alpha;resolve' {
             break
         }
         'fbc;help;completions' {

@@ -64,6 +64,9 @@ _fbc() {
             fbc__subcmd__alpha,render-template)
                 cmd="fbc__subcmd__alpha__subcmd__render__subcmd__template"
                 ;;
+            fbc__subcmd__alpha,resolve)
+                cmd="fbc__subcmd__alpha__subcmd__resolve"
+                ;;
             fbc__subcmd__alpha,upgrade-path)
                 cmd="fbc__subcmd__alpha__subcmd__upgrade__subcmd__path"
                 ;;
@@ -99,6 +102,9 @@ _fbc() {
                 ;;
             fbc__subcmd__alpha__subcmd__help,render-template)
                 cmd="fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__template"
+                ;;
+            fbc__subcmd__alpha__subcmd__help,resolve)
+                cmd="fbc__subcmd__alpha__subcmd__help__subcmd__resolve"
                 ;;
             fbc__subcmd__alpha__subcmd__help,upgrade-path)
                 cmd="fbc__subcmd__alpha__subcmd__help__subcmd__upgrade__subcmd__path"
@@ -199,6 +205,9 @@ _fbc() {
             fbc__subcmd__help__subcmd__alpha,render-template)
                 cmd="fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__template"
                 ;;
+            fbc__subcmd__help__subcmd__alpha,resolve)
+                cmd="fbc__subcmd__help__subcmd__alpha__subcmd__resolve"
+                ;;
             fbc__subcmd__help__subcmd__alpha,upgrade-path)
                 cmd="fbc__subcmd__help__subcmd__alpha__subcmd__upgrade__subcmd__path"
                 ;;
@@ -245,7 +254,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha)
-            opts="-h --color --help render-graph upgrade-path render-template convert-template list help"
+            opts="-h --color --help render-graph upgrade-path render-template convert-template list resolve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -389,7 +398,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__help)
-            opts="render-graph upgrade-path render-template convert-template list help"
+            opts="render-graph upgrade-path render-template convert-template list resolve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -529,6 +538,20 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__alpha__subcmd__help__subcmd__render__subcmd__template)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__help__subcmd__resolve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -757,6 +780,68 @@ _fbc() {
                     ;;
                 --check)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__alpha__subcmd__resolve)
+            opts="-f -o -h --catalog --file --every-package --source --channel --starting-csv --priority --global-namespace --namespace --output --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --channel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --starting-csv)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --priority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --global-namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1043,7 +1128,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help__subcmd__alpha)
-            opts="render-graph upgrade-path render-template convert-template list"
+            opts="render-graph upgrade-path render-template convert-template list resolve"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1169,6 +1254,20 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help__subcmd__alpha__subcmd__render__subcmd__template)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__alpha__subcmd__resolve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

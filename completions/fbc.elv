@@ -140,6 +140,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
             cand convert-template 'Turn a catalog file into a template, as `opm alpha convert-template` does'
             cand list 'List the contents of a catalog, as `opm alpha list` does'
+            cand resolve 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM''s error'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;alpha;render-graph'= {
@@ -273,12 +274,34 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;alpha;list;help;help'= {
         }
+        &'fbc;alpha;resolve'= {
+            cand --catalog 'A CatalogSource''s content: NAME=DIR|IMAGE (repeatable)'
+            cand -f 'Kubernetes manifests: multi-document YAML or JSON (repeatable)'
+            cand --file 'Kubernetes manifests: multi-document YAML or JSON (repeatable)'
+            cand --source 'The catalog of the new Subscription; default: the first --catalog'
+            cand --channel 'Channel of the new Subscription; default: none (OLM then tries the default channel first)'
+            cand --starting-csv 'startingCSV of the new Subscription: that bundle only'
+            cand --priority 'A CatalogSource''s spec.priority: NAME=N (repeatable; overrides the manifests)'
+            cand --global-namespace 'The global catalog namespace (OLM''s --namespace; OpenShift: openshift-marketplace)'
+            cand --namespace 'Namespace of the new Subscription'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
+            cand --every-package 'One new Subscription per package of the source catalog, to its default channel, each resolved alone'
+            cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+            cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
+            cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+            cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'fbc;alpha;help'= {
             cand render-graph 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
             cand upgrade-path 'Show the upgrades OLM takes from an installed bundle, and why it stops'
             cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
             cand convert-template 'Turn a catalog file into a template, as `opm alpha convert-template` does'
             cand list 'List the contents of a catalog, as `opm alpha list` does'
+            cand resolve 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM''s error'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;alpha;help;render-graph'= {
@@ -305,6 +328,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;alpha;help;list;channels'= {
         }
         &'fbc;alpha;help;list;bundles'= {
+        }
+        &'fbc;alpha;help;resolve'= {
         }
         &'fbc;alpha;help;help'= {
         }
@@ -357,6 +382,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand render-template 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
             cand convert-template 'Turn a catalog file into a template, as `opm alpha convert-template` does'
             cand list 'List the contents of a catalog, as `opm alpha list` does'
+            cand resolve 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM''s error'
         }
         &'fbc;help;alpha;render-graph'= {
         }
@@ -382,6 +408,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;help;alpha;list;channels'= {
         }
         &'fbc;help;alpha;list;bundles'= {
+        }
+        &'fbc;help;alpha;resolve'= {
         }
         &'fbc;help;completions'= {
         }

@@ -134,16 +134,17 @@ complete -c fbc -n "__fish_fbc_using_subcommand init" -l color -d 'When to colou
 always\t''
 never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "render-template" -d 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "convert-template" -d 'Turn a catalog file into a template, as `opm alpha convert-template` does'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "list" -d 'List the contents of a catalog, as `opm alpha list` does'
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -f -a "render-template" -d 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -f -a "convert-template" -d 'Turn a catalog file into a template, as `opm alpha convert-template` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -f -a "list" -d 'List the contents of a catalog, as `opm alpha list` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -f -a "resolve" -d 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM\'s error'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and not __fish_seen_subcommand_from render-graph upgrade-path render-template convert-template list resolve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l minimum-edge -d 'The channel edge to be used as the lower bound of the set of edges composing the upgrade graph; default is to include all edges' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -s p -l package-name -d 'A specific package name to filter output; default is to include all packages in reference' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from render-graph" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
@@ -205,11 +206,31 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcomman
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "channels" -d 'List channels: package, channel and head'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "bundles" -d 'List bundles per channel: edges and image'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l catalog -d 'A CatalogSource\'s content: NAME=DIR|IMAGE (repeatable)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -s f -l file -d 'Kubernetes manifests: multi-document YAML or JSON (repeatable)' -r -F
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l source -d 'The catalog of the new Subscription; default: the first --catalog' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l channel -d 'Channel of the new Subscription; default: none (OLM then tries the default channel first)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l starting-csv -d 'startingCSV of the new Subscription: that bundle only' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l priority -d 'A CatalogSource\'s spec.priority: NAME=N (repeatable; overrides the manifests)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l global-namespace -d 'The global catalog namespace (OLM\'s --namespace; OpenShift: openshift-marketplace)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l namespace -d 'Namespace of the new Subscription' -r
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -s o -l output -d 'Output format' -r -f -a "text\t'The answer, then why each provider was chosen or which constraints clash'
+json\t'One JSON object (`schemas/resolve.schema.json`), for jq'"
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l every-package -d 'One new Subscription per package of the source catalog, to its default channel, each resolved alone'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "render-template" -d 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "convert-template" -d 'Turn a catalog file into a template, as `opm alpha convert-template` does'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the contents of a catalog, as `opm alpha list` does'
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "resolve" -d 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM\'s error'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand completions" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
@@ -240,3 +261,4 @@ complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "render-template" -d 'Render a catalog template (basic, semver, substitutes), as `opm alpha render-template` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "convert-template" -d 'Turn a catalog file into a template, as `opm alpha convert-template` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "list" -d 'List the contents of a catalog, as `opm alpha list` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "resolve" -d 'Resolve Subscriptions as OLM classic would, offline: what installs, or OLM\'s error'

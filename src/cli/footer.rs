@@ -97,7 +97,7 @@ const FOOTERS: &[(&[&str], Footer)] = &[
                 (0, "success"),
                 (
                     1,
-                    "the command ran and found problems (validate, diff, upgrade-path, --check)",
+                    "the command ran and found problems (validate, diff, upgrade-path, resolve, --check)",
                 ),
                 FAILED,
                 INTERRUPTED,
@@ -245,6 +245,32 @@ const FOOTERS: &[(&[&str], Footer)] = &[
                 (
                     "fbc alpha upgrade-path testdata/examples/hello-catalog --every-bundle",
                     "whether every bundle reaches its channel head",
+                ),
+            ],
+        },
+    ),
+    (
+        &["alpha resolve"],
+        Footer {
+            exit: &[
+                (0, "every Subscription resolves"),
+                (1, "some Subscription does not (OLM's error is printed)"),
+                FAILED,
+                INTERRUPTED,
+            ],
+            environment: &[FILES, PULLS, COLOUR],
+            examples: &[
+                (
+                    "fbc alpha resolve app --catalog main=testdata/resolve/shapes/catalog",
+                    "what a new Subscription to app installs, and why",
+                ),
+                (
+                    "fbc alpha resolve -f testdata/resolve/shapes/cluster.yaml --catalog main=testdata/resolve/shapes/catalog",
+                    "every Subscription of a GitOps repository's manifests",
+                ),
+                (
+                    "fbc alpha resolve --every-package --catalog main=testdata/resolve/shapes/catalog -o json",
+                    "which packages of a catalog install on their own",
                 ),
             ],
         },

@@ -49,7 +49,7 @@ pub(crate) struct Outcome {
 }
 
 /// An operator OLM would install.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub(crate) struct Install {
     pub(crate) catalog: String,
     pub(crate) namespace: String,

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::{Install, Outcome};
 
@@ -100,77 +100,110 @@ pub(crate) fn write_text(outcomes: &[Outcome], every_package: bool) -> String {
     out
 }
 
-/// JSON: `{"version": 1, "results": [...]}`.
+/// JSON: `{"version": 1, "results": [...]}`, fields in the order of the schema.
 pub(crate) fn write_json(outcomes: &[Outcome]) -> String {
-    let results: Vec<Value> = outcomes.iter().map(result).collect();
-    let document = json!({"version": FORMAT_VERSION, "results": results});
+    let document = Document {
+        version: FORMAT_VERSION,
+        results: outcomes.iter().map(result).collect(),
+    };
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
     text
 }
 
-fn result(outcome: &Outcome) -> Value {
-    let subscriptions: Vec<Value> = outcome
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u64,
+    results: Vec<ResultJson<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultJson<'a> {
+    namespace: &'a str,
+    subscriptions: Vec<SubscriptionJson<'a>>,
+    result: &'static str,
+    install: &'a [Install],
+    message: Option<&'a str>,
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    picks: Option<Vec<PickJson<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conflict: Option<&'a [String]>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SubscriptionJson<'a> {
+    name: &'a str,
+    namespace: &'a str,
+    package: &'a str,
+    channel: &'a str,
+    #[serde(rename = "startingCSV")]
+    starting_csv: &'a str,
+    source: &'a str,
+    source_namespace: &'a str,
+    #[serde(rename = "installedCSV")]
+    installed_csv: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PickJson<'a> {
+    requirement: &'a str,
+    provider: &'a str,
+    position: usize,
+    candidates: usize,
+    passed_over: &'a [String],
+}
+
+fn result(outcome: &Outcome) -> ResultJson<'_> {
+    let subscriptions = outcome
         .subscriptions
         .iter()
-        .map(|s| {
-            json!({
-                "name": s.name,
-                "namespace": s.namespace,
-                "package": s.package,
-                "channel": s.channel,
-                "startingCSV": s.starting_csv,
-                "source": s.source,
-                "sourceNamespace": s.source_namespace,
-                "installedCSV": s.installed_csv,
-            })
+        .map(|s| SubscriptionJson {
+            name: &s.name,
+            namespace: &s.namespace,
+            package: &s.package,
+            channel: &s.channel,
+            starting_csv: &s.starting_csv,
+            source: &s.source,
+            source_namespace: &s.source_namespace,
+            installed_csv: &s.installed_csv,
         })
         .collect();
     match &outcome.result {
-        Ok(installs) => {
-            let install: Vec<Value> = installs
-                .iter()
-                .map(|i| {
-                    json!({
-                        "catalog": i.catalog,
-                        "namespace": i.namespace,
-                        "package": i.package,
-                        "channel": i.channel,
-                        "bundle": i.bundle,
+        Ok(installs) => ResultJson {
+            namespace: &outcome.namespace,
+            subscriptions,
+            result: "ok",
+            install: installs,
+            message: None,
+            reason: None,
+            picks: Some(
+                outcome
+                    .picks
+                    .iter()
+                    .map(|p| PickJson {
+                        requirement: &p.requirement,
+                        provider: &p.provider,
+                        position: p.position,
+                        candidates: p.candidates,
+                        passed_over: &p.passed_over,
                     })
-                })
-                .collect();
-            let picks: Vec<Value> = outcome
-                .picks
-                .iter()
-                .map(|p| {
-                    json!({
-                        "requirement": p.requirement,
-                        "provider": p.provider,
-                        "position": p.position,
-                        "candidates": p.candidates,
-                        "passedOver": p.passed_over,
-                    })
-                })
-                .collect();
-            json!({
-                "namespace": outcome.namespace,
-                "subscriptions": subscriptions,
-                "result": "ok",
-                "install": install,
-                "message": null,
-                "reason": null,
-                "picks": picks,
-            })
-        }
-        Err(failure) => json!({
-            "namespace": outcome.namespace,
-            "subscriptions": subscriptions,
-            "result": "error",
-            "install": [],
-            "message": failure.message,
-            "reason": failure.reason.as_str(),
-            "conflict": failure.conflict,
-        }),
+                    .collect(),
+            ),
+            conflict: None,
+        },
+        Err(failure) => ResultJson {
+            namespace: &outcome.namespace,
+            subscriptions,
+            result: "error",
+            install: &[],
+            message: Some(&failure.message),
+            reason: Some(failure.reason.as_str()),
+            picks: None,
+            conflict: Some(&failure.conflict),
+        },
     }
 }

@@ -18,7 +18,7 @@ use crate::{fbc, run, stderr, stdout, testdata};
 
 const REGISTRY: &str = "/usr/bin/docker-registry";
 const BUNDLE_LABEL: &str = "operators.operatorframework.io.bundle.package.v1";
-const CONFIGS_LABEL: &str = "operators.operatorframework.io.index.configs.v1";
+pub(crate) const CONFIGS_LABEL: &str = "operators.operatorframework.io.index.configs.v1";
 
 pub(crate) struct Registry {
     child: Child,

@@ -13,6 +13,7 @@ mod image_sources;
 mod integrations;
 mod readme;
 mod render;
+mod resolve;
 mod schemas;
 mod template;
 mod upgrade_path;

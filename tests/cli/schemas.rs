@@ -112,12 +112,12 @@ fn the_catalog_schema_points_at_mistakes() {
 }
 
 /// A validator for one of fbc's output schemas.
-fn output_validator(name: &str) -> jsonschema::Validator {
+pub(crate) fn output_validator(name: &str) -> jsonschema::Validator {
     jsonschema::validator_for(&read(&schema_dir().join(name)))
         .unwrap_or_else(|error| panic!("{name}: {error}"))
 }
 
-fn assert_valid(validator: &jsonschema::Validator, value: &Value, what: &str) {
+pub(crate) fn assert_valid(validator: &jsonschema::Validator, value: &Value, what: &str) {
     let errors: Vec<String> = validator
         .iter_errors(value)
         .map(|error| format!("{error} at {}", error.instance_path()))
