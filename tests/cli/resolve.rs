@@ -104,11 +104,7 @@ fn every_case_gets_olms_answer() {
             .into_owned();
         let expected_text =
             std::fs::read_to_string(dir.join("expected.txt")).expect("expected.txt");
-        let status = if expected_text.starts_with("ok") {
-            0
-        } else {
-            1
-        };
+        let status = i32::from(!expected_text.starts_with("ok"));
 
         let output = run_case(&dir, true);
         assert_eq!(
