@@ -1552,7 +1552,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__validate)
-            opts="-o -q -h --output --strict --quiet --allow --color --help"
+            opts="-o -q -h --output --strict --quiet --allow --check-dependencies --with-catalog --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1567,7 +1567,11 @@ _fbc() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-property yaml-implicit-type empty-catalog" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-property yaml-implicit-type empty-catalog dependency-unsatisfiable" -- "${cur}"))
+                    return 0
+                    ;;
+                --with-catalog)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

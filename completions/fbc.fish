@@ -65,12 +65,19 @@ image-not-pinned\t''
 bundle-object-present\t''
 schema-property\t''
 yaml-implicit-type\t''
-empty-catalog\t''"
+empty-catalog\t''
+dependency-unsatisfiable\t''"
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -l with-catalog -d 'As --check-dependencies, with this catalog beside it (NAME=DIR|IMAGE, repeatable)' -r
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l strict -d 'Treat warnings from lints as errors'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s q -l quiet -d 'Text output: errors and the verdict only, no warnings'
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -l check-dependencies -d 'Check that OLM classic can install every channel head with its dependencies from the catalog alone (lint dependency-unsatisfiable)'
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -l use-http -d 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -l skip-tls-verify -d 'Pull images over HTTPS without verifying the registry\'s certificate'
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+complete -c fbc -n "__fish_fbc_using_subcommand validate" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -s o -l output -d 'Output format' -r -f -a "mermaid\t'Mermaid text, byte for byte what `opm alpha render-graph` prints'
 dot\t'Graphviz: one cluster per channel, edge kinds styled, deprecated items marked'

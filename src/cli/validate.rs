@@ -51,4 +51,16 @@ pub struct ValidateArgs {
     /// Disable a lint by its rule id (repeatable)
     #[arg(long, value_name = "RULE", value_parser = clap::builder::PossibleValuesParser::new(crate::validate::lint_ids()))]
     pub allow: Vec<String>,
+
+    /// Check that OLM classic can install every channel head with its dependencies from
+    /// the catalog alone (lint dependency-unsatisfiable)
+    #[arg(long)]
+    pub check_dependencies: bool,
+
+    /// As --check-dependencies, with this catalog beside it (NAME=DIR|IMAGE, repeatable)
+    #[arg(long = "with-catalog", value_name = "NAME=REF")]
+    pub with_catalogs: Vec<String>,
+
+    #[command(flatten)]
+    pub registry: super::render::RegistryArgs,
 }

@@ -80,11 +80,12 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
             .filter_map(|id| Rule::from_id(id))
             .collect(),
     };
+    let others = with_catalogs(args)?;
     let several = args.directories.len() > 1;
     let mut checked: Vec<Checked> = args
         .directories
         .par_iter()
-        .map(|directory| check(directory, &settings, several))
+        .map(|directory| check(directory, &settings, several, others.as_deref()))
         .collect();
     let status = checked
         .iter()
@@ -137,7 +138,74 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
     Ok(status)
 }
 
-fn check(directory: &Path, settings: &Settings, several: bool) -> Checked {
+/// The catalogs of `--with-catalog`, loaded once.
+/// `None` when dependencies are not checked.
+fn with_catalogs(args: &ValidateArgs) -> miette::Result<Option<Vec<(String, catalog::Catalog)>>> {
+    if !args.check_dependencies && args.with_catalogs.is_empty() {
+        return Ok(None);
+    }
+    args.with_catalogs
+        .iter()
+        .map(|flag| {
+            let (name, reference) = crate::resolve::split_pair(flag).ok_or_else(|| {
+                miette::miette!(
+                    "--with-catalog {flag}: expected NAME=REF (a name and a catalog directory or image)"
+                )
+            })?;
+            let catalog = super::graph::load_references(&[PathBuf::from(reference)], &args.registry)?;
+            Ok((name, catalog))
+        })
+        .collect::<miette::Result<_>>()
+        .map(Some)
+}
+
+/// Lint `dependency-unsatisfiable`: channel heads OLM classic could not install
+/// with the `--with-catalog` catalogs beside this one.
+fn dependency_findings(
+    directory: &Path,
+    catalog: &catalog::Catalog,
+    others: &[(String, catalog::Catalog)],
+) -> Vec<Finding> {
+    let name = directory
+        .canonicalize()
+        .ok()
+        .and_then(|path| path.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "catalog".to_owned());
+    crate::resolve::unsatisfiable_heads(&name, catalog, others, "olm")
+        .into_iter()
+        .map(|unmet| {
+            let message = format!(
+                "channel head {} of package {} (channel {}) cannot be installed: {}",
+                unmet.head, unmet.package, unmet.channel, unmet.failure.message
+            );
+            let help = if unmet.failure.conflict.is_empty() {
+                format!(
+                    "OLM classic would fail a Subscription to it ({}); `fbc alpha resolve` explains",
+                    unmet.failure.reason.as_str()
+                )
+            } else {
+                format!(
+                    "OLM classic would fail a Subscription to it (ConstraintsNotSatisfiable); \
+                     these cannot all hold: {}",
+                    unmet.failure.conflict.join("; ")
+                )
+            };
+            Finding::new(Rule::DependencyUnsatisfiable, message)
+                .package(&unmet.package)
+                .channel(&unmet.channel)
+                .bundle(&unmet.head)
+                .at(&unmet.location)
+                .help(help)
+        })
+        .collect()
+}
+
+fn check(
+    directory: &Path,
+    settings: &Settings,
+    several: bool,
+    others: Option<&[(String, catalog::Catalog)]>,
+) -> Checked {
     let loaded = catalog::require_directory(directory, false)
         .map_err(ValidateError::from)
         .and_then(|()| {
@@ -151,6 +219,11 @@ fn check(directory: &Path, settings: &Settings, several: bool) -> Checked {
     let (mut outcome, failure) = match loaded {
         Ok(catalog) => {
             let mut validation = validate(&catalog);
+            if let Some(others) = others {
+                validation
+                    .findings
+                    .extend(dependency_findings(directory, &catalog, others));
+            }
             if catalog.is_empty() {
                 let name = display_path(directory, Form::Text);
                 validation

@@ -313,3 +313,80 @@ fn outcome(universe: &mut Universe, namespace: &Namespace, global: &str) -> Outc
         picks,
     }
 }
+
+/// A channel head whose dependencies OLM cannot meet.
+#[derive(Debug)]
+pub(crate) struct UnmetHead {
+    pub(crate) package: String,
+    pub(crate) channel: String,
+    pub(crate) head: String,
+    /// Where the channel is declared.
+    pub(crate) location: crate::catalog::Location,
+    pub(crate) failure: Failure,
+}
+
+/// Every channel head of `catalog` (a CatalogSource `name` in the global
+/// namespace, beside `others`) that a Subscription pinned to it (its channel,
+/// startingCSV the head) cannot install, with OLM's error. Channels whose order
+/// OLM cannot determine are left to validation's own checks.
+pub(crate) fn unsatisfiable_heads(
+    name: &str,
+    catalog: &Catalog,
+    others: &[(String, Catalog)],
+    global: &str,
+) -> Vec<UnmetHead> {
+    let mut universe = Universe::default();
+    universe.add_catalog(name, global, 0, catalog);
+    for (other, content) in others {
+        universe.add_catalog(other, global, 0, content);
+    }
+    let mut unmet = Vec::new();
+    for located in &catalog.channels {
+        let channel = &located.item;
+        let entries: Vec<source::EntryId> = universe.sources[0]
+            .entries
+            .iter()
+            .copied()
+            .filter(|e| {
+                let entry = &universe.entries[*e];
+                entry.package == channel.package && entry.channel == channel.name
+            })
+            .collect();
+        let Some(head) = universe
+            .sort_channel(&entries)
+            .ok()
+            .and_then(|sorted| sorted.first().copied())
+        else {
+            continue;
+        };
+        let head = universe.entries[head].bundle.clone();
+        let namespace = Namespace {
+            name: "operators".to_owned(),
+            operator_groups: 1,
+            exclude_global: false,
+            subscriptions: vec![Subscription {
+                name: channel.package.clone(),
+                namespace: "operators".to_owned(),
+                package: channel.package.clone(),
+                channel: channel.name.clone(),
+                starting_csv: head.clone(),
+                source: name.to_owned(),
+                source_namespace: global.to_owned(),
+                installed_csv: String::new(),
+            }],
+            installed: Vec::new(),
+        };
+        let result = outcome(&mut universe, &namespace, global);
+        universe.sources.pop();
+        if let Err(failure) = result.result {
+            unmet.push(UnmetHead {
+                package: channel.package.clone(),
+                channel: channel.name.clone(),
+                head,
+                location: located.location.clone(),
+                failure,
+            });
+        }
+    }
+    unmet
+}

@@ -394,3 +394,67 @@ fn a_catalog_source_image_is_pulled() {
     assert_eq!(stdout(&output), stdout(&local));
     assert!(registry.requests("resolve/main") > 0);
 }
+
+#[test]
+fn validate_checks_that_channel_heads_can_be_installed() {
+    let catalog = "testdata/resolve/needs-gizmo";
+    let quiet = run(&["validate", catalog]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(!stderr(&quiet).contains("dependency-unsatisfiable"));
+
+    let alone = run(&["validate", catalog, "--check-dependencies"]);
+    assert_eq!(alone.status.code(), Some(0), "{}", stderr(&alone));
+    assert!(
+        stderr(&alone).contains(
+            "warning[dependency-unsatisfiable]: channel head gadget.v1.0.0 of package gadget (channel stable) cannot be installed: \
+             constraints not satisfiable: bundle gadget.v1.0.0 requires an operator providing an API with group: example.com, version: v1, kind: Gizmo, \
+             subscription gadget exists, subscription gadget requires needs-gizmo/olm/stable/gadget.v1.0.0"
+        ),
+        "{}",
+        stderr(&alone)
+    );
+    assert!(stderr(&alone).contains("--> testdata/resolve/needs-gizmo/catalog.yaml:5:1"));
+
+    let strict = run(&[
+        "validate",
+        catalog,
+        "--check-dependencies",
+        "--strict",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(strict.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&strict.stdout).expect("JSON");
+    assert!(
+        report.to_string().contains("\"dependency-unsatisfiable\""),
+        "{report}"
+    );
+
+    let allowed = run(&[
+        "validate",
+        catalog,
+        "--check-dependencies",
+        "--strict",
+        "--allow",
+        "dependency-unsatisfiable",
+    ]);
+    assert_eq!(allowed.status.code(), Some(0), "{}", stderr(&allowed));
+
+    let provided = run(&[
+        "validate",
+        catalog,
+        "--with-catalog",
+        "gizmos=testdata/resolve/gizmo-provider",
+        "--strict",
+    ]);
+    assert_eq!(provided.status.code(), Some(0), "{}", stderr(&provided));
+    assert!(!stderr(&provided).contains("dependency-unsatisfiable"));
+
+    let bad = run(&["validate", catalog, "--with-catalog", "gizmos"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("--with-catalog gizmos: expected NAME=REF"),
+        "{}",
+        stderr(&bad)
+    );
+}
