@@ -11,6 +11,8 @@ mod report;
 pub(crate) mod resolver;
 mod solver;
 mod source;
+#[cfg(test)]
+mod tests;
 
 use std::path::PathBuf;
 
