@@ -101,6 +101,16 @@ pub(crate) enum ResolveError {
     )]
     #[diagnostic(code(fbc::resolve::nothing))]
     Nothing,
+    #[error(
+        "gave up resolving namespace {namespace}: the search for an answer took more than {steps} steps"
+    )]
+    #[diagnostic(
+        code(fbc::resolve::gave_up),
+        help(
+            "OLM's own solver searches the same combinations; a catalog with many providers for each of many requirements, none of which fit together, makes it slow too"
+        )
+    )]
+    GaveUp { namespace: String, steps: u64 },
     #[error("the manifests hold no Subscription")]
     #[diagnostic(code(fbc::resolve::no_subscription))]
     NoSubscription,
@@ -204,13 +214,10 @@ where
             subscriptions: vec![subscription],
             installed: Vec::new(),
         };
-        outcomes.push(outcome(
-            &mut universe,
-            &namespace,
-            &request.global_namespace,
-        ));
+        let result = outcome(&mut universe, &namespace, &request.global_namespace);
         // The namespace's installed operators (none) are dropped again.
         universe.sources.pop();
+        outcomes.push(result?);
     }
     Ok(outcomes)
 }
@@ -268,15 +275,27 @@ where
     if namespaces.is_empty() {
         return Err(ResolveError::NoSubscription.into());
     }
-    Ok(namespaces
+    namespaces
         .into_iter()
-        .map(|namespace| outcome(&mut universe, namespace, &request.global_namespace))
-        .collect())
+        .map(|namespace| {
+            outcome(&mut universe, namespace, &request.global_namespace).map_err(E::from)
+        })
+        .collect()
 }
 
-fn outcome(universe: &mut Universe, namespace: &Namespace, global: &str) -> Outcome {
+fn outcome(
+    universe: &mut Universe,
+    namespace: &Namespace,
+    global: &str,
+) -> Result<Outcome, ResolveError> {
     let answer = resolver::resolve(universe, namespace, global);
     let (result, picks) = match answer {
+        Answer::GaveUp => {
+            return Err(ResolveError::GaveUp {
+                namespace: namespace.name.clone(),
+                steps: solver::STEPS,
+            });
+        }
         Answer::Installed { entries, picks } => {
             let mut installs: Vec<Install> = entries
                 .into_iter()
@@ -308,12 +327,12 @@ fn outcome(universe: &mut Universe, namespace: &Namespace, global: &str) -> Outc
             Vec::new(),
         ),
     };
-    Outcome {
+    Ok(Outcome {
         namespace: namespace.name.clone(),
         subscriptions: namespace.subscriptions.clone(),
         result,
         picks,
-    }
+    })
 }
 
 /// A channel head whose dependencies OLM cannot meet.
@@ -380,7 +399,12 @@ pub(crate) fn unsatisfiable_heads(
         };
         let result = outcome(&mut universe, &namespace, global);
         universe.sources.pop();
-        if let Err(failure) = result.result {
+        // A head whose search gives up is left unjudged.
+        if let Ok(Outcome {
+            result: Err(failure),
+            ..
+        }) = result
+        {
             unmet.push(UnmetHead {
                 package: channel.package.clone(),
                 channel: channel.name.clone(),

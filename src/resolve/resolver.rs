@@ -79,6 +79,8 @@ pub(crate) enum Answer {
         /// The constraints that cannot all hold (unsatisfiable answers only).
         conflict: Vec<String>,
     },
+    /// The search ran out of steps: no answer.
+    GaveUp,
 }
 
 /// Resolves a namespace against the catalogs of `universe` visible from it.
@@ -178,6 +180,7 @@ impl Resolver<'_> {
                     picks: self.picks(&vars, &chosen),
                 }
             }
+            Outcome::GaveUp => Answer::GaveUp,
             Outcome::Unsatisfiable(conflict) => Answer::Failed {
                 message: if conflict.is_empty() {
                     "constraints not satisfiable".to_owned()

@@ -72,7 +72,17 @@ pub(crate) enum Outcome {
     Installed(Vec<Var>),
     /// The texts of a minimal set of constraints that cannot all hold, sorted.
     Unsatisfiable(Vec<String>),
+    /// The search took more than [`STEPS`] steps (OLM's would search on).
+    GaveUp,
 }
+
+/// Most guesses the search makes, and most the explanation of a failure makes in
+/// all, before fbc gives up rather than run for hours on a pathological catalog.
+pub(crate) const STEPS: u64 = 20_000_000;
+
+/// The step budget ran out.
+#[derive(Debug)]
+struct Exhausted;
 
 impl Problem {
     /// A new variable, with no constraint yet.
@@ -107,20 +117,32 @@ impl Problem {
 
     /// Runs OLM's search; on failure, explains it.
     pub(crate) fn solve(&self) -> Outcome {
-        let all = vec![true; self.units.len()];
-        let mut state = State::new(self, &all);
-        if let Some(installed) = state.search() {
-            return Outcome::Installed(installed);
-        }
-        Outcome::Unsatisfiable(self.explain())
+        self.solve_within(STEPS)
     }
 
-    /// A minimal subset of the constraints that cannot all hold, by deletion.
+    fn solve_within(&self, steps: u64) -> Outcome {
+        let all = vec![true; self.units.len()];
+        let mut budget = steps;
+        let mut state = State::new(self, &all, &mut budget);
+        match state.search() {
+            Ok(Some(installed)) => Outcome::Installed(installed),
+            Ok(None) => Outcome::Unsatisfiable(self.explain()),
+            Err(Exhausted) => Outcome::GaveUp,
+        }
+    }
+
+    /// A minimal subset of the constraints that cannot all hold, by deletion. When
+    /// the budget runs out, the constraints not yet tried stay in: the set still
+    /// cannot hold, but may not be minimal.
     fn explain(&self) -> Vec<String> {
         let mut enabled = vec![true; self.units.len()];
+        let mut budget = STEPS;
         for unit in 0..self.units.len() {
             enabled[unit] = false;
-            if State::new(self, &enabled).satisfiable() {
+            if !matches!(
+                State::new(self, &enabled, &mut budget).satisfiable(),
+                Ok(false)
+            ) {
                 enabled[unit] = true;
             }
         }
@@ -158,6 +180,7 @@ struct Guess {
 struct State<'p> {
     problem: &'p Problem,
     enabled: &'p [bool],
+    budget: &'p mut u64,
     value: Vec<Option<bool>>,
     trail: Vec<Var>,
     /// Per variable, the enabled units that mention it.
@@ -165,7 +188,7 @@ struct State<'p> {
 }
 
 impl<'p> State<'p> {
-    fn new(problem: &'p Problem, enabled: &'p [bool]) -> Self {
+    fn new(problem: &'p Problem, enabled: &'p [bool], budget: &'p mut u64) -> Self {
         let count = problem.constraints.len();
         let mut watches = vec![Vec::new(); count];
         for (unit, (rule, _)) in problem.units.iter().enumerate() {
@@ -198,6 +221,7 @@ impl<'p> State<'p> {
         State {
             problem,
             enabled,
+            budget,
             value: vec![None; count],
             trail: Vec::new(),
             watches,
@@ -321,10 +345,19 @@ impl<'p> State<'p> {
             .collect()
     }
 
+    /// Spends one step of the budget.
+    fn step(&mut self) -> Result<(), Exhausted> {
+        if *self.budget == 0 {
+            return Err(Exhausted);
+        }
+        *self.budget -= 1;
+        Ok(())
+    }
+
     /// OLM's search (`search.Do`): the installed variables, or `None`.
-    fn search(&mut self) -> Option<Vec<Var>> {
+    fn search(&mut self) -> Result<Option<Vec<Var>>, Exhausted> {
         if !self.baseline() {
-            return None;
+            return Ok(None);
         }
         let mut queue: VecDeque<Choice> = self
             .problem
@@ -341,21 +374,24 @@ impl<'p> State<'p> {
         // `Some(false)`: the last test failed; `None`: unknown.
         let mut failed = false;
         loop {
+            self.step()?;
             if queue.is_empty() && !failed {
                 // Every choice made: the assumptions plus the solver's own search
                 // decide (OLM's `Solve`).
                 let chosen: Vec<Var> = guesses.iter().filter_map(|g| g.var).collect();
-                match self.complete() {
+                match self.complete()? {
                     Some(extra) => {
                         let mut installed = chosen;
                         installed.extend(extra.into_iter().filter(|v| !assumed.contains(v)));
-                        return Some(installed);
+                        return Ok(Some(installed));
                     }
                     None => failed = true,
                 }
             }
             if failed {
-                let guess = guesses.pop()?;
+                let Some(guess) = guesses.pop() else {
+                    return Ok(None);
+                };
                 if let Some(var) = guess.var {
                     assumed.remove(&var);
                     self.undo(guess.trail);
@@ -407,18 +443,17 @@ impl<'p> State<'p> {
     }
 
     /// Whether the enabled constraints can all hold.
-    fn satisfiable(&mut self) -> bool {
-        self.baseline() && self.complete().is_some()
+    fn satisfiable(&mut self) -> Result<bool, Exhausted> {
+        Ok(self.baseline() && self.complete()?.is_some())
     }
 
     /// A complete search from the current assignment: every installed variable's
     /// unmet dependency is given each of its candidates in turn. Returns the
     /// variables it had to add (the assignment is restored), or `None`.
-    fn complete(&mut self) -> Option<Vec<Var>> {
+    fn complete(&mut self) -> Result<Option<Vec<Var>>, Exhausted> {
         let start = self.trail.len();
-        let mut budget = 1_000_000_u32;
-        let found = self.extend(&mut budget);
-        let added = found.then(|| {
+        let found = self.extend();
+        let added = found.as_ref().is_ok_and(|found| *found).then(|| {
             self.trail[start..]
                 .iter()
                 .copied()
@@ -426,31 +461,28 @@ impl<'p> State<'p> {
                 .collect()
         });
         self.undo(start);
-        added
+        found.map(|_| added)
     }
 
-    fn extend(&mut self, budget: &mut u32) -> bool {
+    fn extend(&mut self) -> Result<bool, Exhausted> {
         let Some(open) = self.open_dependency() else {
-            return true;
+            return Ok(true);
         };
         let Rule::Dependency(_, candidates) = &self.problem.units[open].0 else {
             unreachable!("open_dependency returns dependencies");
         };
         for &candidate in candidates {
-            if *budget == 0 {
-                return false;
-            }
-            *budget -= 1;
+            self.step()?;
             if self.value[candidate] == Some(false) {
                 continue;
             }
             let mark = self.trail.len();
-            if self.assign(candidate, true) && self.extend(budget) {
-                return true;
+            if self.assign(candidate, true) && self.extend()? {
+                return Ok(true);
             }
             self.undo(mark);
         }
-        false
+        Ok(false)
     }
 
     /// An enabled dependency of an installed variable with no installed candidate.
@@ -475,7 +507,7 @@ mod tests {
     fn texts(outcome: Outcome) -> Vec<String> {
         match outcome {
             Outcome::Unsatisfiable(texts) => texts,
-            Outcome::Installed(vars) => panic!("installed {vars:?}"),
+            other => panic!("{other:?}"),
         }
     }
 
@@ -538,6 +570,33 @@ mod tests {
                 "subscription app requires app"
             ]
         );
+    }
+
+    #[test]
+    fn a_search_beyond_its_budget_gives_up() {
+        // Seven requirements that each need a different one of six slots
+        // (pigeonhole): every assignment is tried before the answer is "no".
+        let mut p = Problem::default();
+        let sub = p.variable();
+        let app = p.variable();
+        p.add(sub, Rule::Mandatory(sub), "s".into());
+        p.add(sub, Rule::Dependency(sub, vec![app]), "s app".into());
+        let slots: Vec<Vec<Var>> = (0..7)
+            .map(|_| (0..6).map(|_| p.variable()).collect())
+            .collect();
+        for (pigeon, holes) in slots.iter().enumerate() {
+            p.add(
+                app,
+                Rule::Dependency(app, holes.clone()),
+                format!("pigeon {pigeon}"),
+            );
+        }
+        for hole in 0..6 {
+            let column: Vec<Var> = slots.iter().map(|holes| holes[hole]).collect();
+            p.add(app, Rule::AtMostOne(column), format!("hole {hole}"));
+        }
+        assert_eq!(p.solve_within(50), Outcome::GaveUp);
+        assert!(matches!(p.solve(), Outcome::Unsatisfiable(_)));
     }
 
     #[test]

@@ -110,6 +110,7 @@ fn answer(
             Ok(ids)
         }
         Answer::Failed { message, .. } => Err(message),
+        Answer::GaveUp => panic!("the search gave up"),
     }
 }
 
