@@ -50,13 +50,15 @@ impl Predicate {
                     && field(value, "version") == version
                     && field(value, "kind") == kind
             }),
+            // OLM's `PkgPredicate` and `VersionInRangePredicate`: any `olm.package`
+            // property's version, or the entry's own.
             Predicate::Package { name, range, .. } => {
-                entry.package == *name
-                    && entry.properties.iter().any(|(kind, value)| {
+                entry.is_package(name)
+                    && (entry.properties.iter().any(|(kind, value)| {
                         kind == "olm.package"
                             && crate::semver::Version::parse(field(value, "version"))
                                 .is_ok_and(|v| range.contains(&v))
-                    })
+                    }) || entry.version.as_ref().is_some_and(|v| range.contains(v)))
             }
             Predicate::Label(label) => entry
                 .properties

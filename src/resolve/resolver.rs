@@ -371,7 +371,7 @@ impl Resolver<'_> {
         let in_package: Vec<EntryId> = all
             .iter()
             .copied()
-            .filter(|e| universe.entries[*e].package == subscription.package)
+            .filter(|e| universe.entries[*e].is_package(&subscription.package))
             .collect();
         if in_package.is_empty() {
             return Err(format!(

@@ -52,6 +52,16 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
+    /// OLM's `PkgPredicate`: an `olm.package` property of that name, or the
+    /// entry's own package.
+    pub(crate) fn is_package(&self, name: &str) -> bool {
+        self.package == name
+            || self.properties.iter().any(|(kind, value)| {
+                kind == "olm.package"
+                    && value.get("packageName").and_then(Value::as_str) == Some(name)
+            })
+    }
+
     pub(crate) fn deprecated(&self) -> bool {
         self.properties
             .iter()
