@@ -47,6 +47,23 @@ pub(crate) fn run(args: &ResolveArgs) -> miette::Result<ExitStatus> {
         ResolveFormat::Json => resolve::write_json(&outcomes),
     };
     write_stdout(text.as_bytes())?;
+    if args.every_package && args.output == ResolveFormat::Text {
+        let failed: Vec<&str> = outcomes
+            .iter()
+            .filter(|o| !o.ok())
+            .map(|o| o.subscriptions[0].package.as_str())
+            .collect();
+        let installing = outcomes.len() - failed.len();
+        if failed.is_empty() {
+            eprintln!("{installing} of {} packages install", outcomes.len());
+        } else {
+            eprintln!(
+                "{installing} of {} packages install; not: {}",
+                outcomes.len(),
+                failed.join(", ")
+            );
+        }
+    }
     Ok(if outcomes.iter().all(resolve::Outcome::ok) {
         ExitStatus::Success
     } else {

@@ -169,6 +169,10 @@ fn every_package_of_community_resolves_as_olm_does() {
     let output = run_case(&dir, false);
     let expected_text = std::fs::read_to_string(dir.join("expected.txt")).expect("expected.txt");
     assert_eq!(answer_lines(&stdout(&output)), expected_text);
+    assert_eq!(
+        stderr(&output),
+        "33 of 35 packages install; not: alloydb-omni-operator, shipwright-operator\n"
+    );
 }
 
 const SHAPES: &str = "testdata/resolve/shapes";
