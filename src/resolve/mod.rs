@@ -248,7 +248,19 @@ where
             });
         }
     }
-    for source in &cluster.catalogs {
+    let namespaces: Vec<&Namespace> = cluster
+        .namespaces
+        .iter()
+        .filter(|n| !n.subscriptions.is_empty())
+        .collect();
+    // Only CatalogSources some resolution can see are read (or pulled).
+    let seen = |catalog: &cluster::CatalogSource| {
+        namespaces.iter().any(|n| {
+            catalog.namespace == n.name
+                || (catalog.namespace == request.global_namespace && !n.exclude_global)
+        })
+    };
+    for source in cluster.catalogs.iter().filter(|c| seen(c)) {
         let reference = request
             .catalogs
             .iter()
@@ -267,11 +279,6 @@ where
             &catalog,
         );
     }
-    let namespaces: Vec<&Namespace> = cluster
-        .namespaces
-        .iter()
-        .filter(|n| !n.subscriptions.is_empty())
-        .collect();
     if namespaces.is_empty() {
         return Err(ResolveError::NoSubscription.into());
     }

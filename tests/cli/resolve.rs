@@ -307,6 +307,15 @@ fn usage_and_input_errors_exit_2_with_a_message() {
     .expect("written");
     let no_image = no_image.to_string_lossy().into_owned();
     let shapes = format!("{SHAPES}/cluster.yaml");
+    // A CatalogSource no resolution can see is not read: no content is needed.
+    let unseen = dir.path().join("unseen.yaml");
+    std::fs::write(
+        &unseen,
+        "apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata: {name: other, namespace: elsewhere}\nspec: {}\n",
+    )
+    .expect("written");
+    let output = resolve_shapes(&[&shapes, &unseen.to_string_lossy()], &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let cases: &[(&[&str], &str)] = &[
         (
             &["-f", &broken],
