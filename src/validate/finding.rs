@@ -217,7 +217,7 @@ rules! {
     SchemaProperty => "schema-property", Warning, "known property values match their JSON Schema in schemas/";
     YamlImplicitType => "yaml-implicit-type", Warning, "string fields are not plain YAML 1.1 booleans or numbers";
     EmptyCatalog => "empty-catalog", Warning, "a catalog directory holds at least one blob";
-    DependencyUnsatisfiable => "dependency-unsatisfiable", Warning, "with --with-catalog: OLM classic can install every channel head, dependencies included";
+    DependencyUnsatisfiable => "dependency-unsatisfiable", Warning, "with --check-dependencies or --with-catalog: OLM classic can install every channel head, dependencies included";
 }
 
 #[cfg(test)]
