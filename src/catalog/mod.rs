@@ -111,10 +111,11 @@ impl Catalog {
     }
 }
 
-/// `items` after `list`; an empty `list` takes over `items` (one file's blobs are
-/// not copied: a catalog of one large file would briefly exist twice).
+/// `items` after `list`; an empty `list` takes over `items` when that holds at least
+/// the room reserved (one file's blobs are not copied: a catalog of one large file
+/// would briefly exist twice).
 fn append<T>(list: &mut Vec<T>, mut items: Vec<T>) {
-    if list.is_empty() {
+    if list.is_empty() && items.capacity() >= list.capacity() {
         std::mem::swap(list, &mut items);
     } else {
         list.append(&mut items);
@@ -143,7 +144,17 @@ fn load_listed(root: &Path, files: &[PathBuf]) -> Result<Catalog, LoadErrors> {
 
 /// The files' catalogs merged in order, or every error.
 fn gather(root: &Path, loaded: Vec<Result<Catalog, LoadError>>) -> Result<Catalog, LoadErrors> {
+    // The merged lists are sized once: growing them by doubling would keep up to
+    // twice the blobs' size, and briefly more while each grows.
     let mut catalog = Catalog::default();
+    let parts = loaded.iter().filter_map(|r| r.as_ref().ok());
+    let count = |len: fn(&Catalog) -> usize| parts.clone().map(len).sum::<usize>();
+    catalog.packages.reserve_exact(count(|c| c.packages.len()));
+    catalog.channels.reserve_exact(count(|c| c.channels.len()));
+    catalog.bundles.reserve_exact(count(|c| c.bundles.len()));
+    catalog.deprecations.reserve_exact(count(|c| c.deprecations.len()));
+    catalog.others.reserve_exact(count(|c| c.others.len()));
+    catalog.implicit.reserve_exact(count(|c| c.implicit.len()));
     let mut errors = Vec::new();
     for result in loaded {
         match result {
