@@ -152,7 +152,9 @@ fn gather(root: &Path, loaded: Vec<Result<Catalog, LoadError>>) -> Result<Catalo
     catalog.packages.reserve_exact(count(|c| c.packages.len()));
     catalog.channels.reserve_exact(count(|c| c.channels.len()));
     catalog.bundles.reserve_exact(count(|c| c.bundles.len()));
-    catalog.deprecations.reserve_exact(count(|c| c.deprecations.len()));
+    catalog
+        .deprecations
+        .reserve_exact(count(|c| c.deprecations.len()));
     catalog.others.reserve_exact(count(|c| c.others.len()));
     catalog.implicit.reserve_exact(count(|c| c.implicit.len()));
     let mut errors = Vec::new();

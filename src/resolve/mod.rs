@@ -207,19 +207,33 @@ where
     };
     let mut outcomes = Vec::new();
     for subscription in subscriptions {
-        let namespace = Namespace {
-            name: request.namespace.clone(),
-            operator_groups: 1,
-            exclude_global: false,
-            subscriptions: vec![subscription],
-            installed: Vec::new(),
-        };
-        let result = outcome(&mut universe, &namespace, &request.global_namespace);
-        // The namespace's installed operators (none) are dropped again.
-        universe.sources.pop();
-        outcomes.push(result?);
+        outcomes.push(alone(
+            &mut universe,
+            subscription,
+            &request.global_namespace,
+        )?);
     }
     Ok(outcomes)
+}
+
+/// One new Subscription resolved alone, in a namespace of its own with nothing
+/// installed.
+fn alone(
+    universe: &mut Universe,
+    subscription: Subscription,
+    global: &str,
+) -> Result<Outcome, ResolveError> {
+    let namespace = Namespace {
+        name: subscription.namespace.clone(),
+        operator_groups: 1,
+        exclude_global: false,
+        subscriptions: vec![subscription],
+        installed: Vec::new(),
+    };
+    let result = outcome(universe, &namespace, global);
+    // The namespace's installed operators (none) are dropped again.
+    universe.sources.pop();
+    result
 }
 
 /// Every Subscription of the manifests, with the others of its namespace.
@@ -388,24 +402,17 @@ pub(crate) fn unsatisfiable_heads(
             continue;
         };
         let head = universe.entries[head].bundle.clone();
-        let namespace = Namespace {
-            name: "operators".to_owned(),
-            operator_groups: 1,
-            exclude_global: false,
-            subscriptions: vec![Subscription {
-                name: channel.package.clone(),
-                namespace: "operators".to_owned(),
-                package: channel.package.clone(),
-                channel: channel.name.clone(),
-                starting_csv: head.clone(),
-                source: name.to_owned(),
-                source_namespace: global.to_owned(),
-                installed_csv: String::new(),
-            }],
-            installed: Vec::new(),
+        let subscription = Subscription {
+            name: channel.package.clone(),
+            namespace: "operators".to_owned(),
+            package: channel.package.clone(),
+            channel: channel.name.clone(),
+            starting_csv: head.clone(),
+            source: name.to_owned(),
+            source_namespace: global.to_owned(),
+            installed_csv: String::new(),
         };
-        let result = outcome(&mut universe, &namespace, global);
-        universe.sources.pop();
+        let result = alone(&mut universe, subscription, global);
         // A head whose search gives up is left unjudged.
         if let Ok(Outcome {
             result: Err(failure),
