@@ -529,3 +529,46 @@ fn two_versions_of_one_package_cannot_both_be_installed() {
     ]);
     assert_eq!(got, Ok(ids(&["app.v1.0.0", "widget-operator.v1.0.0"])));
 }
+
+#[test]
+fn ranges_compare_pre_releases_by_precedence_and_any_takes_either() {
+    let wants = "  - type: olm.package.required\n    value: {packageName: db-operator, versionRange: '>=1.0.0-0 <1.0.0 || 1.x'}\n";
+    let got = app(&[
+        B("app", "stable", "app.v1.0.0", "", wants),
+        B("db-operator", "stable", "db-operator.v1.1.0-rc.1", "", ""),
+    ]);
+    assert_eq!(got, Ok(ids(&["app.v1.0.0", "db-operator.v1.1.0-rc.1"])));
+    let any = |first: &str, second: &str| {
+        format!(
+            "  - type: olm.constraint\n    value: {{any: {{constraints: [{first}, {second}]}}}}\n"
+        )
+    };
+    let db = "{package: {packageName: db-operator, versionRange: '>=2.0.0'}}";
+    let widget = "{gvk: {group: example.com, version: v1, kind: Widget}}";
+    let gizmo = "{gvk: {group: example.com, version: v1, kind: Gizmo}}";
+    let providers = |constraint: &str| {
+        app(&[
+            B("app", "stable", "app.v1.0.0", "", constraint),
+            B("db-operator", "stable", "db-operator.v1.0.0", "", ""),
+            B(
+                "widget-operator",
+                "stable",
+                "widget-operator.v1.0.0",
+                "",
+                &provides("Widget"),
+            ),
+        ])
+    };
+    assert_eq!(
+        providers(&any(db, widget)),
+        Ok(ids(&["app.v1.0.0", "widget-operator.v1.0.0"]))
+    );
+    let got = providers(&any(gizmo, db)).unwrap_err();
+    assert!(
+        got.contains(
+            "bundle app.v1.0.0 requires an operator providing an API with group: example.com, version: v1, kind: Gizmo or \
+             with package: db-operator and with version in range: >=2.0.0"
+        ),
+        "{got}"
+    );
+}
