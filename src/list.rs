@@ -148,7 +148,7 @@ impl<'a> Index<'a> {
 
 /// The channel's one head (validation has made sure there is exactly one).
 fn head(channel: &Channel) -> Option<String> {
-    let entries: BTreeMap<&str, _> = channel
+    let entries: crate::validate::small_map::SmallMap<&str, _> = channel
         .entries
         .iter()
         .flatten()

@@ -3,7 +3,9 @@
 //! even when empty, `skipRange` does not count, and only the first problem of a
 //! channel is reported.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
+
+use super::small_map::SmallMap;
 
 use crate::model::channel::ChannelEntry;
 
@@ -18,7 +20,7 @@ pub(crate) struct ChainProblem<'a> {
 }
 
 /// The entries nothing replaces or skips.
-pub(crate) fn heads<'a>(entries: &BTreeMap<&'a str, &'a ChannelEntry>) -> Vec<&'a str> {
+pub(crate) fn heads<'a>(entries: &SmallMap<&'a str, &'a ChannelEntry>) -> Vec<&'a str> {
     let mut incoming: HashMap<&str, usize> = HashMap::new();
     for entry in entries.values() {
         if !entry.replaces.is_empty() {
@@ -36,7 +38,7 @@ pub(crate) fn heads<'a>(entries: &BTreeMap<&'a str, &'a ChannelEntry>) -> Vec<&'
 }
 
 /// Checks a channel with at least one entry.
-pub(crate) fn check<'a>(entries: &BTreeMap<&'a str, &'a ChannelEntry>) -> Option<ChainProblem<'a>> {
+pub(crate) fn check<'a>(entries: &SmallMap<&'a str, &'a ChannelEntry>) -> Option<ChainProblem<'a>> {
     let heads = heads(entries);
     let head = match heads.as_slice() {
         [] => {
@@ -108,7 +110,7 @@ pub(crate) fn check<'a>(entries: &BTreeMap<&'a str, &'a ChannelEntry>) -> Option
 
 /// The last entry on the replaces chain from the single head, the one allowed to
 /// replace a bundle that does not exist. `None` without a single head.
-pub(crate) fn tail<'a>(entries: &BTreeMap<&'a str, &'a ChannelEntry>) -> Option<&'a str> {
+pub(crate) fn tail<'a>(entries: &SmallMap<&'a str, &'a ChannelEntry>) -> Option<&'a str> {
     let [head] = heads(entries)[..] else {
         return None;
     };

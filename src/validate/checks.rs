@@ -114,7 +114,7 @@ impl<'a> PackageChecker<'_, 'a> {
             }
             self.collector.push(finding);
         }
-        for (name, entry) in &channel.entries {
+        for (name, entry) in channel.entries.iter() {
             if let Some(child) = self.bundle_node(channel, name, entry) {
                 node.push(child);
             }

@@ -3,6 +3,7 @@
 //! out of the model (or kept, where leaving it out would only cause more noise),
 //! and the checks go on.
 
+use super::small_map::SmallMap;
 use std::collections::BTreeSet;
 
 use rayon::prelude::*;
@@ -91,8 +92,8 @@ fn add_package<'a>(
         ModelPackage {
             blob: package,
             has_default: false,
-            channels: std::collections::BTreeMap::new(),
-            bundles: std::collections::BTreeMap::new(),
+            channels: SmallMap::new(),
+            bundles: SmallMap::new(),
             deprecation: None,
         },
     );
@@ -143,7 +144,7 @@ fn add_channel<'a>(
         collector.fail_fast(finding(Rule::ChannelDuplicate, message).at(first));
         return;
     }
-    let mut entries = std::collections::BTreeMap::new();
+    let mut entries = SmallMap::new();
     let mut seen = std::collections::HashMap::new();
     for entry in channel.item.entries.iter().flatten() {
         entries.insert(entry.name.as_str(), entry);
@@ -179,7 +180,7 @@ fn add_channel<'a>(
             blob: Some(channel),
             entries,
             deprecation: None,
-            deprecated_bundles: std::collections::BTreeMap::new(),
+            deprecated_bundles: SmallMap::new(),
         }),
     );
 }
@@ -396,9 +397,9 @@ fn add_missing_default_channels(model: &mut Model<'_>) {
             Box::new(ModelChannel {
                 name,
                 blob: None,
-                entries: std::collections::BTreeMap::new(),
+                entries: SmallMap::new(),
                 deprecation: None,
-                deprecated_bundles: std::collections::BTreeMap::new(),
+                deprecated_bundles: SmallMap::new(),
             }),
         );
     }

@@ -14,6 +14,7 @@ mod model;
 pub(crate) mod properties;
 pub(crate) mod report;
 mod schemas;
+pub(crate) mod small_map;
 mod tree;
 
 pub(crate) use finding::{Finding, Rule, Severity};

@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use super::small_map::SmallMap;
+
 use crate::catalog::{Located, Location};
 use crate::model::channel::ChannelEntry;
 use crate::model::{Bundle, Channel, Package};
@@ -22,11 +24,11 @@ pub(crate) struct ModelPackage<'a> {
     pub(crate) blob: &'a Located<Package>,
     /// Whether opm found (or made up) the default channel.
     pub(crate) has_default: bool,
-    /// Channels and bundles are boxed: a map's node holds room for eleven values,
-    /// which for a catalog of many one-bundle packages is most of its memory.
-    pub(crate) channels: BTreeMap<&'a str, Box<ModelChannel<'a>>>,
+    /// Channels and bundles are boxed: most packages have few, and a small map
+    /// keeps them inline.
+    pub(crate) channels: SmallMap<&'a str, Box<ModelChannel<'a>>>,
     /// The bundle blobs of the package by name (the first of each name).
-    pub(crate) bundles: BTreeMap<&'a str, Box<BundleBlob<'a>>>,
+    pub(crate) bundles: SmallMap<&'a str, Box<BundleBlob<'a>>>,
     pub(crate) deprecation: Option<Mark<'a>>,
 }
 
@@ -36,10 +38,10 @@ pub(crate) struct ModelChannel<'a> {
     /// `None` for a default channel opm made up because no blob declared it.
     pub(crate) blob: Option<&'a Located<Channel>>,
     /// The entries by name (the first of each name).
-    pub(crate) entries: BTreeMap<&'a str, &'a ChannelEntry>,
+    pub(crate) entries: SmallMap<&'a str, &'a ChannelEntry>,
     pub(crate) deprecation: Option<Mark<'a>>,
     /// Bundle names that carry a deprecation in this channel.
-    pub(crate) deprecated_bundles: BTreeMap<&'a str, Mark<'a>>,
+    pub(crate) deprecated_bundles: SmallMap<&'a str, Mark<'a>>,
 }
 
 /// A bundle blob and what opm derives from it.
