@@ -10,14 +10,18 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use cel::common::ast::{EntryExpr, Expr, LiteralValue, operators};
-use cel::{Context, ExecutionError, IdedExpr, Program, Value};
+use cel::common::ast::{EntryExpr, Expr, LiteralValue, SourceInfo, operators};
+use cel::parser::Parser;
+use cel::{Context, ExecutionError, IdedExpr, Value};
 
 use crate::semver::Version;
 
+/// cel-go's default bound on the nesting of a parsed expression.
+const MAX_RECURSION_DEPTH: u16 = 250;
+
 /// A compiled rule.
 pub(crate) struct Rule {
-    program: Program,
+    expression: IdedExpr,
 }
 
 impl fmt::Debug for Rule {
@@ -30,14 +34,27 @@ impl Rule {
     /// Compiles `source`: cel-go's syntax and type errors, or `cel expressions
     /// must have type Bool`.
     pub(crate) fn compile(source: &str) -> Result<Self, String> {
-        let program = Program::compile(source).map_err(|errors| {
+        // The parser and the checker recurse once per level of nesting.
+        super::deep_stack(|| Self::compile_here(source))
+    }
+
+    fn compile_here(source: &str) -> Result<Self, String> {
+        let parsed = Parser::new()
+            .max_recursion_depth(MAX_RECURSION_DEPTH)
+            .parse_with_source_info(source);
+        let (expression, source_info) = parsed.map_err(|errors| {
             let mut issues: Vec<Issue> = errors
                 .errors
                 .iter()
                 .map(|error| Issue {
                     line: usize::try_from(error.pos.0).unwrap_or(1).max(1),
                     column: usize::try_from(error.pos.1).unwrap_or(1).max(1) - 1,
-                    message: error.msg.clone(),
+                    // The crate reports its depth bound through a debug form.
+                    message: if error.msg.contains("Recursion limit of") {
+                        format!("expression recursion limit exceeded: {MAX_RECURSION_DEPTH}")
+                    } else {
+                        error.msg.clone()
+                    },
                 })
                 .collect();
             issues.sort_by_key(|issue| (issue.line, issue.column));
@@ -45,11 +62,11 @@ impl Rule {
         })?;
         let mut checker = Checker {
             source,
-            program: &program,
+            source_info: &source_info,
             scopes: Vec::new(),
             issues: Vec::new(),
         };
-        let result = checker.check(program.expression());
+        let result = checker.check(&expression);
         if !checker.issues.is_empty() {
             let mut issues = checker.issues;
             issues.sort_by_key(|issue| (issue.line, issue.column));
@@ -58,7 +75,7 @@ impl Rule {
         if result != Type::Bool {
             return Err("cel expressions must have type Bool".to_owned());
         }
-        Ok(Rule { program })
+        Ok(Rule { expression })
     }
 
     /// Whether the rule holds for an entry with these properties (`type`, decoded
@@ -81,7 +98,10 @@ impl Rule {
         {
             return false;
         }
-        matches!(self.program.execute(&context), Ok(Value::Bool(true)))
+        matches!(
+            Value::resolve(&self.expression, &context),
+            Ok(Value::Bool(true))
+        )
     }
 }
 
@@ -233,7 +253,7 @@ impl Type {
 
 struct Checker<'a> {
     source: &'a str,
-    program: &'a Program,
+    source_info: &'a SourceInfo,
     scopes: Vec<(String, Type)>,
     issues: Vec<Issue>,
 }
@@ -241,11 +261,10 @@ struct Checker<'a> {
 impl Checker<'_> {
     fn report(&mut self, id: u64, message: String) {
         let offset = self
-            .program
-            .source_info()
+            .source_info
             .offset_for(id)
             .map_or(0, |(start, _)| start as usize);
-        let before = &self.source[..offset.min(self.source.len())];
+        let before = self.source.get(..offset).unwrap_or(self.source);
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().unwrap_or("").chars().count();
         self.issues.push(Issue {

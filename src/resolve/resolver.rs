@@ -232,7 +232,17 @@ impl Resolver<'_> {
                 let text = format!("bundle {} is deprecated", self.universe.id(entry));
                 self.problem.add(var, Rule::Prohibited(var), text);
             }
-            let predicates = match requirements(&e.properties) {
+            // `olm.constraint` trees are read by recursion, as deep as they nest.
+            let converted = if e
+                .properties
+                .iter()
+                .any(|(kind, _)| kind == "olm.constraint")
+            {
+                super::deep_stack(|| requirements(&e.properties))
+            } else {
+                requirements(&e.properties)
+            };
+            let predicates = match converted {
                 Ok(predicates) => predicates,
                 Err(error) => {
                     errors.push(error);
@@ -273,14 +283,17 @@ impl Resolver<'_> {
     ) -> Result<Vec<EntryId>, String> {
         let key = format!("{predicate:?}");
         if !self.matches.contains_key(&key) {
-            let found: Vec<EntryId> = self
-                .visible
-                .iter()
-                .flat_map(|s| self.universe.sources[*s].entries.iter().copied())
-                .filter(|e| predicate.matches(&self.universe.entries[*e]))
-                .collect();
+            let (universe, visible) = (self.universe, &self.visible);
+            let found = super::deep_stack(|| {
+                visible
+                    .iter()
+                    .flat_map(|s| universe.sources[*s].entries.iter().copied())
+                    .filter(|e| predicate.matches(&universe.entries[*e]))
+                    .collect::<Vec<EntryId>>()
+            });
             self.matches.insert(key.clone(), found);
         }
+        let matching: HashSet<EntryId> = self.matches[&key].iter().copied().collect();
         let universe = self.universe;
         let mut groups: Vec<(usize, &str, &str)> = Vec::new();
         let mut seen = HashSet::new();
@@ -337,7 +350,7 @@ impl Resolver<'_> {
             mine.sort_by(|a, b| (!a.0, a.1, a.2).cmp(&(!b.0, b.1, b.2)));
             for (_, _, _, members) in mine {
                 for e in universe.sort_channel(&members)? {
-                    if predicate.matches(&universe.entries[e]) {
+                    if matching.contains(&e) {
                         out.push(e);
                     }
                 }

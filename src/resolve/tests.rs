@@ -572,3 +572,22 @@ fn ranges_compare_pre_releases_by_precedence_and_any_takes_either() {
         "{got}"
     );
 }
+
+#[test]
+fn deeply_nested_rules_end_with_an_answer() {
+    let cel = |rule: &str| {
+        format!("  - type: olm.constraint\n    value:\n      cel:\n        rule: '{rule}'\n")
+    };
+    let parens = format!("{}true{}", "(".repeat(3000), ")".repeat(3000));
+    let got = app(&[B("app", "stable", "app.v1.0.0", "", &cel(&parens))]).unwrap_err();
+    assert!(
+        got.starts_with("convert olm.constraint to resolver predicate: ERROR: <input>:1:252: expression recursion limit exceeded: 250"),
+        "{}",
+        &got[..200]
+    );
+    // A long chain of operators is no nesting for the parser, but is for the
+    // checker and the evaluation.
+    let chain = format!("1{} == 3001", " + 1".repeat(3000));
+    let got = app(&[B("app", "stable", "app.v1.0.0", "", &cel(&chain))]);
+    assert_eq!(got, Ok(ids(&["app.v1.0.0"])));
+}

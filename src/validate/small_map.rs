@@ -69,9 +69,7 @@ impl<K: Ord, V> SmallMap<K, V> {
         Q: Ord + ?Sized,
     {
         match self {
-            SmallMap::Small(items) => Self::position(items, key)
-                .ok()
-                .map(|at| &mut items[at].1),
+            SmallMap::Small(items) => Self::position(items, key).ok().map(|at| &mut items[at].1),
             SmallMap::Large(map) => map.get_mut(key),
         }
     }
