@@ -15,7 +15,8 @@ use crate::go::fmt::quote;
 /// consistent with `Ord` this way lets callers sort by version and then by a second
 /// key (a release, a name) exactly as opm does. Where build metadata matters
 /// (duplicate-version detection, normalised names) use the `Display` text or [`Version::build`].
-#[derive(Debug, Clone)]
+/// `Default` is 0.0.0, Go's zero value.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Version {
     major: u64,
     minor: u64,

@@ -155,19 +155,27 @@ impl Cluster {
         for namespace in &mut self.namespaces {
             let subscriptions = namespace.subscriptions.clone();
             for csv in &mut namespace.installed {
-                let managing = subscriptions.iter().find(|s| s.installed_csv == csv.name);
-                csv.freestanding = managing.is_none();
-                if let Some(subscription) = managing
-                    && !csv.properties.iter().any(|(kind, _)| kind == "olm.package")
+                let mut packages: Vec<&str> = subscriptions
+                    .iter()
+                    .filter(|s| s.installed_csv == csv.name)
+                    .map(|s| s.package.as_str())
+                    .collect();
+                csv.freestanding = packages.is_empty();
+                packages.sort_unstable();
+                packages.dedup();
+                // OLM infers the package of a CSV without the annotation when its
+                // Subscriptions name exactly one.
+                if let [package] = packages[..]
+                    && !csv.annotated
                 {
-                    let version = csv
-                        .version
-                        .as_ref()
-                        .map(ToString::to_string)
-                        .unwrap_or_default();
+                    let version = if csv.version == Version::default() {
+                        String::new()
+                    } else {
+                        csv.version.to_string()
+                    };
                     csv.properties.push((
                         "olm.package".to_owned(),
-                        serde_json::json!({"packageName": subscription.package, "version": version}),
+                        serde_json::json!({"packageName": package, "version": version}),
                     ));
                 }
                 if csv.package.is_empty() {
@@ -211,17 +219,15 @@ fn installed(object: &Value, name: &str) -> Result<Option<Installed>, String> {
     }
     let version_text = text(object, &["spec", "version"]);
     let version = if version_text.is_empty() {
-        None
+        Version::default()
     } else {
-        Some(
-            Version::parse_tolerant(version_text)
-                .map_err(|error| format!("ClusterServiceVersion {name}: spec.version: {error}"))?,
-        )
+        Version::parse_tolerant(version_text)
+            .map_err(|error| format!("ClusterServiceVersion {name}: spec.version: {error}"))?
     };
-    let properties = match object
+    let annotation = object
         .pointer("/metadata/annotations")
-        .and_then(|a| a.get(PROPERTIES_ANNOTATION))
-    {
+        .and_then(|a| a.get(PROPERTIES_ANNOTATION));
+    let properties = match annotation {
         Some(annotation) => {
             let text = annotation.as_str().ok_or_else(|| {
                 format!("ClusterServiceVersion {name}: the annotation {PROPERTIES_ANNOTATION} is not a string")
@@ -249,20 +255,12 @@ fn installed(object: &Value, name: &str) -> Result<Option<Installed>, String> {
         }
         None => inferred_properties(object),
     };
-    let skips = object
-        .pointer("/spec/skips")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|s| s.as_str().map(str::to_owned))
-        .collect();
     Ok(Some(Installed {
         name: name.to_owned(),
         package: package_of(&properties),
         version,
-        replaces: text(object, &["spec", "replaces"]).to_owned(),
-        skips,
         properties,
+        annotated: annotation.is_some(),
         freestanding: false,
     }))
 }

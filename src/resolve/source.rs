@@ -81,10 +81,12 @@ pub(crate) struct Universe {
 pub(crate) struct Installed {
     pub(crate) name: String,
     pub(crate) package: String,
-    pub(crate) version: Option<Version>,
-    pub(crate) replaces: String,
-    pub(crate) skips: Vec<String>,
+    /// `spec.version` (0.0.0 when absent, as Go's zero value).
+    pub(crate) version: Version,
     pub(crate) properties: Vec<(String, Value)>,
+    /// Whether the properties came from the `operatorframework.io/properties`
+    /// annotation (else they were derived from the CSV's APIs).
+    pub(crate) annotated: bool,
     pub(crate) freestanding: bool,
 }
 
@@ -161,10 +163,11 @@ impl Universe {
                 package: csv.package.clone(),
                 channel: String::new(),
                 default_channel: false,
-                replaces: csv.replaces.clone(),
-                skips: csv.skips.clone(),
+                // OLM reads neither `replaces` nor `skips` of an installed CSV.
+                replaces: String::new(),
+                skips: Vec::new(),
                 skip_range: String::new(),
-                version: csv.version.clone(),
+                version: Some(csv.version.clone()),
                 properties: csv.properties.clone(),
                 freestanding: csv.freestanding,
             });

@@ -423,9 +423,8 @@ fn a_freestanding_csv_must_stay() {
     let csv = Installed {
         name: "widget-operator.v1.0.0".to_owned(),
         package: "widget-operator".to_owned(),
-        version: crate::semver::Version::parse("1.0.0").ok(),
-        replaces: String::new(),
-        skips: Vec::new(),
+        version: crate::semver::Version::parse("1.0.0").expect("a version"),
+        annotated: true,
         properties: vec![
             (
                 "olm.package".to_owned(),

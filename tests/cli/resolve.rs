@@ -471,3 +471,33 @@ fn validate_checks_that_channel_heads_can_be_installed() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn a_csv_without_the_properties_annotation_is_read_from_its_apis() {
+    let team_b = std::fs::read_to_string(testdata("resolve/shapes/split/03-team-b.yaml"))
+        .expect("the manifests");
+    let annotation = team_b
+        .lines()
+        .find(|l| l.contains("operatorframework.io/properties"))
+        .expect("the annotation");
+    let bare = team_b.replace(&format!("  annotations:\n{annotation}\n"), "").replace(
+        "spec:\n  version: 1.0.0\n",
+        "spec:\n  version: 1.0.0\n  customresourcedefinitions:\n    owned:\n    - {name: widgets.example.com, version: v1, kind: Widget}\n",
+    );
+    assert_ne!(bare, team_b);
+    assert!(!bare.contains("operatorframework.io/properties"));
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("team-b.yaml");
+    std::fs::write(&file, bare).expect("written");
+    let source = format!("{SHAPES}/split/01-catalogsource.yaml");
+    let with = resolve_shapes(&[&source, &format!("{SHAPES}/split/03-team-b.yaml")], &[]);
+    let without = resolve_shapes(&[&source, &file.to_string_lossy()], &[]);
+    assert_eq!(without.status.code(), Some(0), "{}", stderr(&without));
+    // The package comes from the Subscription, the API from the owned CRD: the
+    // same upgrade and the same provider.
+    assert_eq!(
+        answer_lines(&stdout(&without)),
+        answer_lines(&stdout(&with))
+    );
+    assert!(stdout(&with).contains("main olm widget-operator stable widget-operator.v2.0.0"));
+}
