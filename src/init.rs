@@ -13,16 +13,15 @@ pub(crate) fn package(
     icon: Option<(Vec<u8>, String)>,
 ) -> Package {
     Package {
-        schema: "olm.package".to_owned(),
-        name: name.to_owned(),
-        default_channel: default_channel.to_owned(),
+        name: name.into(),
+        default_channel: default_channel.into(),
         icon: icon.map(|(data, media_type)| {
             Box::new(Icon {
                 data: Some(data),
                 media_type,
             })
         }),
-        description: description.unwrap_or_default(),
+        description: description.unwrap_or_default().into(),
         properties: Vec::new(),
     }
 }

@@ -24,16 +24,16 @@ pub(crate) struct PackageView<'a> {
 pub(crate) fn index(catalog: &Catalog) -> BTreeMap<&str, PackageView<'_>> {
     let mut packages: BTreeMap<&str, PackageView> = BTreeMap::new();
     for blob in &catalog.packages {
-        let view = packages.entry(blob.item.name.as_str()).or_default();
+        let view = packages.entry(&*blob.item.name).or_default();
         view.package.get_or_insert(blob);
     }
     for blob in &catalog.channels {
         let view = packages.entry(blob.item.package.as_str()).or_default();
-        view.channels.entry(blob.item.name.as_str()).or_insert(blob);
+        view.channels.entry(&*blob.item.name).or_insert(blob);
     }
     for blob in &catalog.bundles {
         let view = packages.entry(blob.item.package.as_str()).or_default();
-        view.bundles.entry(blob.item.name.as_str()).or_insert(blob);
+        view.bundles.entry(&*blob.item.name).or_insert(blob);
     }
     for blob in &catalog.deprecations {
         let view = packages.entry(blob.item.package.as_str()).or_default();
@@ -51,7 +51,7 @@ pub(crate) fn index(catalog: &Catalog) -> BTreeMap<&str, PackageView<'_>> {
 impl<'a> PackageView<'a> {
     pub(crate) fn default_channel(&self) -> &'a str {
         self.package
-            .map_or("", |blob| blob.item.default_channel.as_str())
+            .map_or("", |blob| &*blob.item.default_channel)
     }
 
     /// Where the package is declared: its `olm.package` blob, else its first channel

@@ -108,10 +108,10 @@ pub(crate) fn write_json(
     }
     let packages: BTreeSet<&str> = channels.iter().map(|c| c.package.as_str()).collect();
     for package in packages {
-        let blob = catalog.packages.iter().find(|p| p.item.name == package);
+        let blob = catalog.packages.iter().find(|p| &*p.item.name == package);
         graph.packages.push(PackageNode {
             name: package,
-            default_channel: blob.map(|p| p.item.default_channel.as_str()),
+            default_channel: blob.map(|p| &*p.item.default_channel),
             deprecated: deprecations.package(package).is_some(),
         });
     }

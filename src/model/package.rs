@@ -9,12 +9,13 @@ use crate::output::node::Node;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Package {
-    pub(crate) schema: String,
-    pub(crate) name: String,
-    pub(crate) default_channel: String,
+    // No `schema`: a blob is a `Package` only when it is `olm.package`, and
+    // catalogs of many tiny packages would pay for the copy in every blob.
+    pub(crate) name: Box<str>,
+    pub(crate) default_channel: Box<str>,
     /// Boxed: most packages have none, and a package blob can be a few bytes.
     pub(crate) icon: Option<Box<Icon>>,
-    pub(crate) description: String,
+    pub(crate) description: Box<str>,
     pub(crate) properties: Vec<Property>,
 }
 
@@ -24,6 +25,9 @@ pub(crate) struct Icon {
     pub(crate) data: Option<Vec<u8>>,
     pub(crate) media_type: String,
 }
+
+/// The schema of every package blob.
+pub(crate) const SCHEMA: &str = "olm.package";
 
 impl Package {
     pub(crate) fn decode(map: Map<String, Value>) -> Result<Package, String> {
@@ -40,14 +44,16 @@ impl Package {
         for (key, value) in map {
             match match_field(&key, &fields) {
                 Some("schema") => {
-                    package.schema = decoder.field("schema", |d| d.string(value, "Package"));
+                    // Decoded for Go's errors; the value is always `olm.package`.
+                    decoder.field("schema", |d| d.string(value, "Package"));
                 }
                 Some("name") => {
-                    package.name = decoder.field("name", |d| d.string(value, "Package"));
+                    package.name = decoder.field("name", |d| d.string(value, "Package")).into();
                 }
                 Some("defaultChannel") => {
-                    package.default_channel =
-                        decoder.field("defaultChannel", |d| d.string(value, "Package"));
+                    package.default_channel = decoder
+                        .field("defaultChannel", |d| d.string(value, "Package"))
+                        .into();
                 }
                 Some("icon") => {
                     package.icon = decoder
@@ -55,8 +61,9 @@ impl Package {
                         .map(Box::new);
                 }
                 Some("description") => {
-                    package.description =
-                        decoder.field("description", |d| d.string(value, "Package"));
+                    package.description = decoder
+                        .field("description", |d| d.string(value, "Package"))
+                        .into();
                 }
                 Some("properties") => {
                     package.properties = Property::decode_list(&mut decoder, value, "Package");
@@ -69,7 +76,7 @@ impl Package {
 
     pub(crate) fn to_node(&self) -> Node<'_> {
         let mut fields = vec![
-            ("schema".into(), Node::str(&self.schema)),
+            ("schema".into(), Node::str(SCHEMA)),
             ("name".into(), Node::str(&self.name)),
             ("defaultChannel".into(), Node::str(&self.default_channel)),
         ];

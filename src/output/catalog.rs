@@ -121,7 +121,7 @@ pub(crate) fn named_blobs(catalog: &Catalog) -> Vec<NamedBlob> {
     ordered_blobs(catalog)
         .into_iter()
         .map(|blob| {
-            let (kind, package, name) = match blob {
+            let (kind, package, name): (String, &str, &str) = match blob {
                 Blob::Package(package) => ("package".to_owned(), &package.name, &package.name),
                 Blob::Channel(channel) => ("channel".to_owned(), &channel.package, &channel.name),
                 Blob::Bundle(bundle) => ("bundle".to_owned(), &bundle.package, &bundle.name),
@@ -136,8 +136,8 @@ pub(crate) fn named_blobs(catalog: &Catalog) -> Vec<NamedBlob> {
             json::write_pretty(&blob.node(), &mut text);
             NamedBlob {
                 kind,
-                package: package.clone(),
-                name: name.clone(),
+                package: package.to_owned(),
+                name: name.to_owned(),
                 text: String::from_utf8(text).expect("JSON output is UTF-8"),
             }
         })

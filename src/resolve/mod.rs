@@ -219,7 +219,7 @@ where
         let mut packages: Vec<(&str, &str)> = catalog
             .packages
             .iter()
-            .map(|p| (p.item.name.as_str(), p.item.default_channel.as_str()))
+            .map(|p| (&*p.item.name, &*p.item.default_channel))
             .collect();
         packages.sort_unstable();
         packages.dedup_by_key(|p| p.0);

@@ -103,7 +103,7 @@ impl Universe {
         let defaults: HashMap<&str, &str> = catalog
             .packages
             .iter()
-            .map(|p| (p.item.name.as_str(), p.item.default_channel.as_str()))
+            .map(|p| (&*p.item.name, &*p.item.default_channel))
             .collect();
         let mut bundles: HashMap<(&str, &str), &crate::model::Bundle> = HashMap::new();
         for located in &catalog.bundles {

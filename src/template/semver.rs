@@ -75,9 +75,8 @@ pub(super) fn render(
     let mut catalog = Catalog::default();
     let location = source.location(None);
     let mut blob = Package {
-        schema: "olm.package".to_owned(),
-        name: package,
-        default_channel: generated.default_channel.clone(),
+        name: package.into(),
+        default_channel: generated.default_channel.as_str().into(),
         ..Package::default()
     };
     let head = generated
@@ -416,7 +415,7 @@ fn package_metadata(package: &mut Package, csv: &Value) {
         return;
     };
     if let Some(Value::String(description)) = spec.get("description") {
-        package.description.clone_from(description);
+        package.description = description.as_str().into();
     }
     if let Some(Value::Array(icons)) = spec.get("icon")
         && !icons.is_empty()

@@ -48,7 +48,7 @@ fn add_package<'a>(
     package: &'a Located<Package>,
     collector: &mut Collector,
 ) {
-    let name = package.item.name.as_str();
+    let name = &*package.item.name;
     if name.is_empty() {
         collector.fail_fast(
             Finding::new(
@@ -170,7 +170,7 @@ fn add_channel<'a>(
         }
     }
     // Go keeps the last entry of a duplicated name; only the error matters there.
-    if package.blob.item.default_channel == name {
+    if &*package.blob.item.default_channel == name {
         package.has_default = true;
     }
     package.channels.insert(
@@ -387,7 +387,7 @@ fn check_entries_have_bundles(model: &Model<'_>, collector: &mut Collector) {
 /// opm makes up an empty channel for a default channel no blob declares.
 fn add_missing_default_channels(model: &mut Model<'_>) {
     for package in model.packages.values_mut() {
-        let name = package.blob.item.default_channel.as_str();
+        let name = &*package.blob.item.default_channel;
         if name.is_empty() || package.has_default {
             continue;
         }

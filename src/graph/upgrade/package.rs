@@ -47,7 +47,7 @@ impl<'a> PackageGraph<'a> {
         package: &'a str,
         deprecations: &'a Deprecations,
     ) -> Result<Option<Self>, GraphError> {
-        let blob = catalog.packages.iter().find(|p| p.item.name == package);
+        let blob = catalog.packages.iter().find(|p| &*p.item.name == package);
         let channels: Vec<&Channel> = catalog
             .channels
             .iter()
@@ -74,7 +74,7 @@ impl<'a> PackageGraph<'a> {
         }
         Ok(Some(Self {
             name: package,
-            default_channel: blob.map_or("", |p| p.item.default_channel.as_str()),
+            default_channel: blob.map_or("", |p| &*p.item.default_channel),
             channels,
             bundles,
             by_name,
