@@ -243,9 +243,7 @@ mod tests {
     #[test]
     fn keys_are_case_insensitive() {
         let blob = load(json!({"Schema": "olm.package", "NAME": "foo"})).expect("valid");
-        assert!(
-            matches!(blob, Blob::Package(ref p) if &*p.name == "foo")
-        );
+        assert!(matches!(blob, Blob::Package(ref p) if &*p.name == "foo"));
         let blob = load(json!({"ſchema": "custom", "pacKage": "p"})).expect("valid");
         assert!(matches!(blob, Blob::Other(ref o) if o.schema == "custom" && o.package == "p"));
     }

@@ -50,8 +50,7 @@ pub(crate) fn index(catalog: &Catalog) -> BTreeMap<&str, PackageView<'_>> {
 
 impl<'a> PackageView<'a> {
     pub(crate) fn default_channel(&self) -> &'a str {
-        self.package
-            .map_or("", |blob| &*blob.item.default_channel)
+        self.package.map_or("", |blob| &*blob.item.default_channel)
     }
 
     /// Where the package is declared: its `olm.package` blob, else its first channel
