@@ -5,34 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-corpus=../shared/corpus
-if [ ! -d "$corpus" ]; then
-  echo "skipped: $corpus is not present" >&2
-  exit 0
-fi
-command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
-cargo build --release --locked --quiet
-bin=${CARGO_TARGET_DIR:-target}/release/fbc
-
-measure() {
-  local name=$1; shift
-  local times=() peak=0
-  if ! "$bin" "$@" >/dev/null 2>&1; then
-    printf '%-40s skipped: the command fails\n' "$name"
-    return
-  fi
-  for _ in $(seq "$runs"); do
-    local out
-    out=$( { /usr/bin/time -f '%e %M' "$bin" "$@" >/dev/null; } 2>&1 | tail -1)
-    times+=("${out% *}")
-    local rss=${out#* }
-    (( rss > peak )) && peak=$rss
-  done
-  local sorted
-  sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-  printf '%-40s best %5ss  median %5ss  peak %4d MB\n' "$name" \
-    "$(echo "$sorted" | head -1)" "$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")" $(( peak / 1024 ))
-}
+# shellcheck source=benches/measure.sh
+source benches/measure.sh
 
 for catalog in certified-v4.16 community-v4.18; do
   measure "render $catalog (json)" render "$corpus/catalogs/$catalog"

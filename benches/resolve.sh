@@ -6,31 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
-catalogs=../shared/corpus/catalogs
-if [ ! -d "$catalogs" ]; then
-  echo "skipped: $catalogs is not present" >&2
-  exit 0
-fi
-command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
-cargo build --release --locked --quiet
-bin=${CARGO_TARGET_DIR:-target}/release/fbc
-
-measure() {
-  local name=$1; shift
-  local times=() peak=0
-  for _ in $(seq "$runs"); do
-    local out
-    # Exit 1 (some package does not install) is an answer, not a failure.
-    out=$( { /usr/bin/time -f '%e %M' "$bin" "$@" >/dev/null || true; } 2>&1 | tail -1)
-    times+=("${out% *}")
-    local rss=${out#* }
-    (( rss > peak )) && peak=$rss
-  done
-  local sorted
-  sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-  printf '%-60s best %5ss  median %5ss  peak %4d MB\n' "$name" \
-    "$(echo "$sorted" | head -1)" "$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")" $(( peak / 1024 ))
-}
+# shellcheck source=benches/measure.sh
+source benches/measure.sh
+catalogs=$corpus/catalogs
 
 certified=$catalogs/certified-v4.16
 community=$catalogs/community-v4.18

@@ -92,16 +92,7 @@ fn render_graph_is_an_alias_with_opms_flags() {
 
 /// Exit 2 and opm's message, nothing on stdout.
 fn assert_fails(args: &[&str], message: &str) {
-    let output = run(args);
-    assert_eq!(
-        output.status.code(),
-        Some(2),
-        "{args:?}: {}",
-        stderr(&output)
-    );
-    assert_eq!(stdout(&output), "", "{args:?}");
-    let text = stderr(&output);
-    assert!(text.contains(message), "{args:?}: {text}");
+    crate::assert_refused(&run(args), &format!("{args:?}"), message);
 }
 
 #[test]

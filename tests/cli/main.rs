@@ -43,6 +43,17 @@ pub(crate) fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
 }
 
+/// A command that could not run: exit 2, nothing on stdout, `message` on stderr.
+pub(crate) fn assert_refused(output: &Output, what: &str, message: &str) {
+    assert_eq!(output.status.code(), Some(2), "{what}: {}", stderr(output));
+    assert_eq!(stdout(output), "", "{what}");
+    assert!(
+        stderr(output).contains(message),
+        "{what}: {}",
+        stderr(output)
+    );
+}
+
 pub(crate) fn testdata(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata")

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::image::{CONFIGS_LABEL, layer_of, push_image, start_registry};
 use crate::schemas::{assert_valid, output_validator};
-use crate::{assert_matches_file, corpus, fbc, run, stderr, stdout, testdata};
+use crate::{assert_matches_file, assert_refused, corpus, fbc, run, stderr, stdout, testdata};
 
 /// Runs a case's `cmd` (with `-o text` or `-o json`) from inside its folder.
 fn run_case(dir: &Path, json: bool) -> Output {
@@ -362,18 +362,7 @@ fn usage_and_input_errors_exit_2_with_a_message() {
         }
         all.extend(*args);
         let output = run(&all);
-        assert_eq!(
-            output.status.code(),
-            Some(2),
-            "{args:?}: {}",
-            stderr(&output)
-        );
-        assert_eq!(stdout(&output), "", "{args:?}");
-        assert!(
-            stderr(&output).contains(message),
-            "{args:?}: {}",
-            stderr(&output)
-        );
+        assert_refused(&output, &format!("{args:?}"), message);
     }
 }
 
