@@ -22,7 +22,7 @@ pub(crate) fn package(
             })
         }),
         description: description.unwrap_or_default().into(),
-        properties: Vec::new(),
+        properties: Vec::new().into(),
     }
 }
 

@@ -20,9 +20,9 @@ use serde_json::{Map, Value};
 pub(crate) use template::ImageTemplate;
 
 use crate::go::fmt::quote;
-use crate::model::Bundle;
 use crate::model::bundle::RelatedImage;
 use crate::model::property::CSV_METADATA;
+use crate::model::{Bundle, Text};
 use apis::ApiSet;
 use csv::Csv;
 use properties::RawProperty;
@@ -169,12 +169,11 @@ pub(crate) fn render_directory(
             file: parsed.files[parsed.csv_index].clone(),
         })?;
     let bundle = Bundle {
-        schema: "olm.bundle".to_owned(),
-        name: parsed.name.clone(),
-        package: parsed.package.clone(),
-        image,
+        name: parsed.name.as_str().into(),
+        package: parsed.package.as_str().into(),
+        image: image.into(),
         properties: list.into_iter().map(RawProperty::into_property).collect(),
-        related_images,
+        related_images: related_images.into_boxed_slice(),
     };
     let csv = Value::Object(parsed.objects.swap_remove(parsed.csv_index));
     Ok(RenderedBundle { bundle, csv })
@@ -341,23 +340,28 @@ fn related_images(csv: &Csv<'_>, image: &str) -> Result<Vec<RelatedImage>, Strin
     let mut related: Vec<RelatedImage> = csv
         .related_images()?
         .into_iter()
-        .map(|(name, image)| RelatedImage { name, image })
+        .map(|(name, image)| RelatedImage {
+            name: name.into(),
+            image: image.into(),
+        })
         .collect();
-    let mut seen: std::collections::HashSet<String> =
-        related.iter().map(|entry| entry.image.clone()).collect();
+    let mut seen: std::collections::HashSet<String> = related
+        .iter()
+        .map(|entry| entry.image.to_string())
+        .collect();
     // opm does not remember the bundle image as seen, so a deployment using it
     // lists it a second time.
     if !image.is_empty() && !seen.contains(image) {
         related.push(RelatedImage {
-            name: String::new(),
-            image: image.to_owned(),
+            name: Text::default(),
+            image: image.into(),
         });
     }
     for image in csv.operator_images()? {
         if seen.insert(image.clone()) {
             related.push(RelatedImage {
-                name: String::new(),
-                image,
+                name: Text::default(),
+                image: image.into(),
             });
         }
     }

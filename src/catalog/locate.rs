@@ -2,8 +2,6 @@
 //! (a duplicate). Blobs keep only their own position, so the file is read again:
 //! this runs on the error path only, and falls back to the blob when it cannot tell.
 
-use std::sync::Arc;
-
 use super::Location;
 
 /// The `name` key of the `occurrence`-th (from 0) entry named `entry` at or after
@@ -14,18 +12,18 @@ pub(crate) fn entry(blob: &Location, entry: &str, occurrence: usize) -> Option<L
     }
     let bytes = crate::limits::read_file(&blob.file).ok()?;
     let text = std::str::from_utf8(&bytes).ok()?;
-    let start = super::decode::line_offset(text, blob.line, blob.column);
+    let start = super::decode::line_offset(text, blob.line as usize, blob.column as usize);
     let key = memchr::memmem::find_iter(&text.as_bytes()[start..], entry.as_bytes())
         .map(|found| start + found)
         .filter(|&at| ends_value(&text[at + entry.len()..]))
         .filter_map(|at| name_key_before(&text[..at]))
         .nth(occurrence)?;
     let line_start = text[..key].rfind('\n').map_or(0, |newline| newline + 1);
-    Some(Location {
-        file: Arc::clone(&blob.file),
-        line: text[..key].matches('\n').count() + 1,
-        column: text[line_start..key].chars().count() + 1,
-    })
+    Some(Location::new(
+        &blob.file,
+        text[..key].matches('\n').count() + 1,
+        text[line_start..key].chars().count() + 1,
+    ))
 }
 
 /// Whether a value ends here: a closing quote, a separator or the end of the line.
@@ -63,12 +61,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("temporary directory");
         let path = dir.path().join("catalog");
         std::fs::write(&path, text).expect("write");
-        let blob = Location {
-            file: Arc::from(path.as_path()),
-            line: 1,
-            column: 1,
-        };
-        entry(&blob, name, occurrence).map(|at| (at.line, at.column))
+        let blob = Location::start_of(path);
+        entry(&blob, name, occurrence).map(|at| (at.line as usize, at.column as usize))
     }
 
     #[test]

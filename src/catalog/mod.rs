@@ -28,12 +28,34 @@ pub(crate) use yaml::Implicit;
 
 use crate::model::{Bundle, Channel, Deprecation, Package};
 
+/// A file blobs are located in, shared by all of them: a thin pointer, so that a
+/// location costs 16 bytes (catalogs of many tiny blobs hold one per blob).
+pub(crate) type SharedPath = Arc<PathBuf>;
+
 /// Where a blob starts: the file and the 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Location {
-    pub(crate) file: Arc<Path>,
-    pub(crate) line: usize,
-    pub(crate) column: usize,
+    pub(crate) file: SharedPath,
+    pub(crate) line: u32,
+    pub(crate) column: u32,
+}
+
+impl Location {
+    /// A location at a line and column counted in `usize` (beyond `u32::MAX`, which
+    /// files within the size limits never reach, the counts saturate).
+    pub(crate) fn new(file: &SharedPath, line: usize, column: usize) -> Location {
+        let narrow = |count: usize| u32::try_from(count).unwrap_or(u32::MAX);
+        Location {
+            file: Arc::clone(file),
+            line: narrow(line),
+            column: narrow(column),
+        }
+    }
+
+    /// The start of a file of its own (a bundle directory, a template, a test).
+    pub(crate) fn start_of(file: impl Into<PathBuf>) -> Location {
+        Location::new(&Arc::new(file.into()), 1, 1)
+    }
 }
 
 impl std::fmt::Display for Location {
@@ -226,7 +248,7 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
             });
         }
     };
-    let file: Arc<Path> = Arc::from(shown);
+    let file: SharedPath = Arc::new(shown.to_path_buf());
     let mut catalog = Catalog::default();
     let mut cursor = LineCursor::default();
     let mut refusal = None;
@@ -234,11 +256,7 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
         let origin = document.raw_json.map_or(Origin::Yaml, Origin::Json);
         let (first_line, _) = cursor.advance(&text, document.start);
         for implicit in document.implicit {
-            let location = Location {
-                file: Arc::clone(&file),
-                line: first_line + implicit.line - 1,
-                column: implicit.column,
-            };
+            let location = Location::new(&file, first_line + implicit.line - 1, implicit.column);
             catalog.implicit.push(Located {
                 item: implicit,
                 location,
@@ -253,11 +271,7 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
         }
         match meta::blob_from_document(document.value, &origin) {
             Ok(blob) => {
-                let location = Location {
-                    file: Arc::clone(&file),
-                    line,
-                    column,
-                };
+                let location = Location::new(&file, line, column);
                 catalog.push(blob, location);
                 ControlFlow::Continue(())
             }

@@ -147,11 +147,7 @@ pub(crate) fn init(args: &InitArgs) -> miette::Result<ExitStatus> {
     let mut catalog = crate::catalog::Catalog::default();
     catalog.packages.push(crate::catalog::Located {
         item: package,
-        location: crate::catalog::Location {
-            file: std::sync::Arc::from(Path::new("<init>")),
-            line: 1,
-            column: 1,
-        },
+        location: crate::catalog::Location::start_of("<init>"),
     });
     let format = match args.output {
         BlobFormat::Json => Format::Json,

@@ -75,7 +75,12 @@ fn issues(report: &Report, revisions: &[&str]) -> Vec<gitlab::Issue> {
         .map(|problem| {
             let (path, line) = problem.location.as_ref().map_or_else(
                 || (report.new.clone(), 1),
-                |location| (repository_path(&location.file, revisions), location.line),
+                |location| {
+                    (
+                        repository_path(&location.file, revisions),
+                        location.line as usize,
+                    )
+                },
             );
             let subject = [
                 Some(problem.package.as_str()),

@@ -198,11 +198,7 @@ fn render_bundle(
     let mut part = Catalog::default();
     part.bundles.push(Located {
         item: rendered.bundle,
-        location: Location {
-            file: std::sync::Arc::from(Path::new(shown)),
-            line: 1,
-            column: 1,
-        },
+        location: Location::start_of(shown),
     });
     post_process(&mut part);
     if let Some(migrations) = settings.migrations {

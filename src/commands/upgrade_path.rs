@@ -98,7 +98,7 @@ fn survey_unrestricted<'a>(
             }
             let single = Request {
                 package: graph.name.to_owned(),
-                from: Some(entry.name.clone()),
+                from: Some(entry.name.to_string()),
                 channels: Vec::new(),
                 ..request.clone()
             };
@@ -138,7 +138,7 @@ fn survey_package<'a>(
             }
             let single = Request {
                 package: graph.name.to_owned(),
-                from: Some(entry.name.clone()),
+                from: Some(entry.name.to_string()),
                 channels: vec![channel.to_owned()],
                 ..request.clone()
             };

@@ -4,7 +4,6 @@
 //! reported as findings in the machine formats, and as today's error in text.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -268,11 +267,7 @@ fn load_outcome(error: &ValidateError) -> Outcome {
 fn file_finding(error: &catalog::LoadError) -> Finding {
     let (path, position) = error.position();
     let (line, column) = position.unwrap_or((1, 1));
-    let location = Location {
-        file: Arc::from(path),
-        line,
-        column,
-    };
+    let location = Location::new(&std::sync::Arc::new(path.to_path_buf()), line, column);
     unreadable(error.message(), error).at(&location)
 }
 
@@ -380,7 +375,12 @@ fn issues(outcome: &Outcome) -> Vec<gitlab::Issue> {
         .map(|finding| {
             let (path, line) = finding.locations.first().map_or_else(
                 || (finding.catalog.clone().unwrap_or_default(), 1),
-                |location| (display_path(&location.file, Form::Data), location.line),
+                |location| {
+                    (
+                        display_path(&location.file, Form::Data),
+                        location.line as usize,
+                    )
+                },
             );
             let about = report::subject(finding);
             let description = if about.is_empty() {

@@ -93,7 +93,7 @@ impl Status {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Edges<'a> {
     pub(crate) replaces: &'a str,
-    pub(crate) skips: &'a [String],
+    pub(crate) skips: &'a [crate::model::Text],
     pub(crate) skip_range: &'a str,
 }
 

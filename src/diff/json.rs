@@ -82,7 +82,7 @@ struct EdgeChangeJson<'a> {
 #[serde(rename_all = "camelCase")]
 struct EdgesJson<'a> {
     replaces: &'a str,
-    skips: &'a [String],
+    skips: &'a [crate::model::Text],
     skip_range: &'a str,
 }
 
@@ -156,8 +156,8 @@ impl From<&Location> for LocationJson {
     fn from(location: &Location) -> Self {
         Self {
             file: crate::shown::path(&location.file, Form::Data),
-            line: location.line,
-            column: location.column,
+            line: location.line as usize,
+            column: location.column as usize,
         }
     }
 }

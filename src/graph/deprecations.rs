@@ -112,11 +112,7 @@ mod tests {
                 package: package.to_owned(),
                 entries: Some(entries),
             },
-            location: Location {
-                file: std::sync::Arc::from(std::path::Path::new("d.json")),
-                line: 1,
-                column: 1,
-            },
+            location: Location::start_of("d.json"),
         }
     }
 

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use super::deprecations::Deprecations;
 use super::edges::{EdgeKind, channel_edges};
 use super::selection::{DrawnChannel, Selection};
+use crate::model::Text;
 
 const DEPRECATED_FILL: &str = "#E8960F";
 const DEPRECATED_CHANNEL_FILL: &str = "#DCD0FF";
@@ -77,7 +78,7 @@ impl ChannelWriter<'_> {
         let skipped: HashSet<&str> = channel
             .entries
             .iter()
-            .flat_map(|entry| entry.skips.iter().map(String::as_str))
+            .flat_map(|entry| entry.skips.iter().map(Text::as_str))
             .collect();
         for name in self.node_names(&edges) {
             self.write_node(out, name, skipped.contains(name));

@@ -57,7 +57,9 @@ pub(crate) fn channel_edges<'a>(
             Ok(range) => {
                 let covered = entries.iter().filter(|other| {
                     other.name != entry.name
-                        && versions.get(&other.name).is_some_and(|v| range.contains(v))
+                        && versions
+                            .get(other.name.as_str())
+                            .is_some_and(|v| range.contains(v))
                 });
                 for other in covered {
                     edges.push(edge(
@@ -106,10 +108,10 @@ mod tests {
 
     fn entry(name: &str, replaces: &str, skips: &[&str], skip_range: &str) -> ChannelEntry {
         ChannelEntry {
-            name: name.to_owned(),
-            replaces: replaces.to_owned(),
-            skips: skips.iter().map(|s| (*s).to_owned()).collect(),
-            skip_range: skip_range.to_owned(),
+            name: name.to_owned().into(),
+            replaces: replaces.to_owned().into(),
+            skips: skips.iter().map(|s| (*s).into()).collect(),
+            skip_range: skip_range.to_owned().into(),
         }
     }
 

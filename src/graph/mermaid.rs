@@ -130,7 +130,7 @@ impl ChannelWriter<'_> {
     ) {
         let target = format!("{}-{}[{}]", self.id, entry.name, quote(&entry.name));
         let _ = writeln!(out, "      {target}");
-        let is_deprecated = self.deprecated.bundles.contains(&entry.name);
+        let is_deprecated = self.deprecated.bundles.contains(entry.name.as_str());
         let is_skipped = skipped.contains(entry.name.as_str());
         let class = match (is_deprecated, is_skipped) {
             (true, true) => Some("deprecatedskipped"),

@@ -77,7 +77,7 @@ pub(crate) fn select(catalog: &Catalog, filters: &Filters) -> Result<Selection, 
                     .iter()
                     .any(|e| e.name == filters.minimum_edge)
             })
-            .map(|channel| channel.package.clone())
+            .map(|channel| channel.package.to_string())
             .unwrap_or_default();
         Some((version.clone(), package))
     };
@@ -99,8 +99,8 @@ fn filter_channel(
     selection: &Selection,
 ) -> Option<DrawnChannel> {
     let drawn = |entries| DrawnChannel {
-        package: channel.package.clone(),
-        name: channel.name.clone(),
+        package: channel.package.to_string(),
+        name: channel.name.to_string(),
         entries,
     };
     if minimum.is_none() && filters.package.is_empty() {

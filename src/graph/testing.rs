@@ -1,6 +1,5 @@
 //! Test helper: a catalog from JSON lines, without files.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -15,11 +14,7 @@ pub(crate) fn catalog(lines: &str) -> Catalog {
         if line.trim().is_empty() {
             continue;
         }
-        let location = Location {
-            file: Arc::from(Path::new("catalog.json")),
-            line: index + 1,
-            column: 1,
-        };
+        let location = Location::new(&Arc::new("catalog.json".into()), index + 1, 1);
         let Value::Object(map) = serde_json::from_str(line).expect("test blob is JSON") else {
             panic!("test blob is not an object: {line}");
         };

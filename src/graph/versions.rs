@@ -11,16 +11,16 @@ use crate::validate::properties;
 /// opm's `parseVersionProperty`: exactly one `olm.package` with a valid version.
 pub(crate) fn bundle_version(bundle: &Bundle) -> Result<Version, GraphError> {
     let parsed = properties::parse(&bundle.properties).map_err(|error| GraphError::Properties {
-        bundle: bundle.name.clone(),
+        bundle: bundle.name.to_string(),
         error,
     })?;
     let [package] = parsed.packages.as_slice() else {
         return Err(GraphError::PackageCount {
-            bundle: bundle.name.clone(),
+            bundle: bundle.name.to_string(),
         });
     };
     Version::parse(&package.version).map_err(|error| GraphError::Version {
-        bundle: bundle.name.clone(),
+        bundle: bundle.name.to_string(),
         version: package.version.clone(),
         error,
     })
@@ -33,8 +33,8 @@ pub(crate) fn version_map<'a>(
 ) -> Result<HashMap<String, Version>, GraphError> {
     let mut versions = HashMap::new();
     for bundle in bundles {
-        if !versions.contains_key(&bundle.name) {
-            versions.insert(bundle.name.clone(), bundle_version(bundle)?);
+        if !versions.contains_key(bundle.name.as_str()) {
+            versions.insert(bundle.name.to_string(), bundle_version(bundle)?);
         }
     }
     Ok(versions)
@@ -84,8 +84,8 @@ mod tests {
 
     fn bundle(properties: Vec<Property>) -> Bundle {
         Bundle {
-            name: "b.v1".to_owned(),
-            properties,
+            name: "b.v1".to_owned().into(),
+            properties: properties.into(),
             ..Bundle::default()
         }
     }

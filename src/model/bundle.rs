@@ -4,24 +4,29 @@ use serde_json::{Map, Value};
 
 use super::go_decode::{GoDecoder, match_field};
 use super::property::{BUNDLE_OBJECT, Property};
+use super::text::Text;
 use crate::go::{base64, fmt::quote};
 use crate::output::node::Node;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Bundle {
-    pub(crate) schema: String,
-    pub(crate) name: String,
-    pub(crate) package: String,
-    pub(crate) image: String,
-    pub(crate) properties: Vec<Property>,
-    pub(crate) related_images: Vec<RelatedImage>,
+    // No `schema` (always `olm.bundle`), boxed strings and slices: catalogs of many
+    // small bundles hold one of these per blob.
+    pub(crate) name: Text,
+    pub(crate) package: Text,
+    pub(crate) image: Text,
+    pub(crate) properties: Box<[Property]>,
+    pub(crate) related_images: Box<[RelatedImage]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct RelatedImage {
-    pub(crate) name: String,
-    pub(crate) image: String,
+    pub(crate) name: Text,
+    pub(crate) image: Text,
 }
+
+/// The schema of every bundle blob.
+pub(crate) const SCHEMA: &str = "olm.bundle";
 
 impl Bundle {
     /// Decodes a bundle blob as opm's `Bundle` struct.
@@ -52,14 +57,19 @@ impl Bundle {
         for (key, value) in map {
             match match_field(&key, &fields) {
                 Some("schema") => {
-                    bundle.schema = decoder.field("schema", |d| d.string(value, "Bundle"));
+                    // Decoded for Go's errors; the value is always `olm.bundle`.
+                    decoder.field("schema", |d| d.string(value, "Bundle"));
                 }
-                Some("name") => bundle.name = decoder.field("name", |d| d.string(value, "Bundle")),
+                Some("name") => {
+                    bundle.name = decoder.field("name", |d| d.string(value, "Bundle")).into();
+                }
                 Some("package") => {
-                    bundle.package = decoder.field("package", |d| d.string(value, "Bundle"));
+                    bundle.package = decoder
+                        .field("package", |d| d.string(value, "Bundle"))
+                        .into();
                 }
                 Some("image") => {
-                    bundle.image = decoder.field("image", |d| d.string(value, "Bundle"));
+                    bundle.image = decoder.field("image", |d| d.string(value, "Bundle")).into();
                 }
                 Some("properties") => {
                     // Objects are checked while their values are decoded: as text
@@ -90,7 +100,8 @@ impl Bundle {
                                 RelatedImage::decode,
                             )
                         })
-                        .unwrap_or_default();
+                        .unwrap_or_default()
+                        .into_boxed_slice();
                 }
                 _ => {}
             }
@@ -118,7 +129,7 @@ impl Bundle {
     }
 
     pub(crate) fn to_node(&self) -> Node<'_> {
-        let mut fields = vec![("schema".into(), Node::str(&self.schema))];
+        let mut fields = vec![("schema".into(), Node::str(SCHEMA))];
         if !self.name.is_empty() {
             fields.push(("name".into(), Node::str(&self.name)));
         }
@@ -169,10 +180,14 @@ impl RelatedImage {
         for (key, value) in map {
             match match_field(&key, &["name", "image"]) {
                 Some("name") => {
-                    related.name = decoder.field("name", |d| d.string(value, "RelatedImage"));
+                    related.name = decoder
+                        .field("name", |d| d.string(value, "RelatedImage"))
+                        .into();
                 }
                 Some("image") => {
-                    related.image = decoder.field("image", |d| d.string(value, "RelatedImage"));
+                    related.image = decoder
+                        .field("image", |d| d.string(value, "RelatedImage"))
+                        .into();
                 }
                 _ => {}
             }

@@ -4,25 +4,30 @@ use serde_json::{Map, Value};
 
 use super::go_decode::{GoDecoder, match_field};
 use super::property::Property;
+use super::text::Text;
 use crate::output::node::Node;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Channel {
-    pub(crate) schema: String,
-    pub(crate) name: String,
-    pub(crate) package: String,
+    // No `schema` (always `olm.channel`), boxed strings and slices: catalogs of many
+    // small channels hold one of these per blob.
+    pub(crate) name: Text,
+    pub(crate) package: Text,
     /// `None` when the blob had no (or a null) `entries` list: opm prints `null`.
-    pub(crate) entries: Option<Vec<ChannelEntry>>,
-    pub(crate) properties: Vec<Property>,
+    pub(crate) entries: Option<Box<[ChannelEntry]>>,
+    pub(crate) properties: Box<[Property]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct ChannelEntry {
-    pub(crate) name: String,
-    pub(crate) replaces: String,
-    pub(crate) skips: Vec<String>,
-    pub(crate) skip_range: String,
+    pub(crate) name: Text,
+    pub(crate) replaces: Text,
+    pub(crate) skips: Box<[Text]>,
+    pub(crate) skip_range: Text,
 }
+
+/// The schema of every channel blob.
+pub(crate) const SCHEMA: &str = "olm.channel";
 
 impl Channel {
     pub(crate) fn decode(map: Map<String, Value>) -> Result<Channel, String> {
@@ -34,23 +39,28 @@ impl Channel {
                 &["schema", "name", "package", "entries", "properties"],
             ) {
                 Some("schema") => {
-                    channel.schema = decoder.field("schema", |d| d.string(value, "Channel"));
+                    // Decoded for Go's errors; the value is always `olm.channel`.
+                    decoder.field("schema", |d| d.string(value, "Channel"));
                 }
                 Some("name") => {
-                    channel.name = decoder.field("name", |d| d.string(value, "Channel"));
+                    channel.name = decoder.field("name", |d| d.string(value, "Channel")).into();
                 }
                 Some("package") => {
-                    channel.package = decoder.field("package", |d| d.string(value, "Channel"));
+                    channel.package = decoder
+                        .field("package", |d| d.string(value, "Channel"))
+                        .into();
                 }
                 Some("entries") => {
-                    channel.entries = decoder.field("entries", |d| {
-                        d.slice(
-                            value,
-                            "Channel",
-                            "[]declcfg.ChannelEntry",
-                            ChannelEntry::decode,
-                        )
-                    });
+                    channel.entries = decoder
+                        .field("entries", |d| {
+                            d.slice(
+                                value,
+                                "Channel",
+                                "[]declcfg.ChannelEntry",
+                                ChannelEntry::decode,
+                            )
+                        })
+                        .map(Vec::into_boxed_slice);
                 }
                 Some("properties") => {
                     channel.properties = Property::decode_list(&mut decoder, value, "Channel");
@@ -66,7 +76,7 @@ impl Channel {
             Node::Array(entries.iter().map(ChannelEntry::to_node).collect())
         });
         let mut fields = vec![
-            ("schema".into(), Node::str(&self.schema)),
+            ("schema".into(), Node::str(SCHEMA)),
             ("name".into(), Node::str(&self.name)),
             ("package".into(), Node::str(&self.package)),
             ("entries".into(), entries),
@@ -87,23 +97,29 @@ impl ChannelEntry {
         for (key, value) in map {
             match match_field(&key, &["name", "replaces", "skips", "skipRange"]) {
                 Some("name") => {
-                    entry.name = decoder.field("name", |d| d.string(value, "ChannelEntry"));
+                    entry.name = decoder
+                        .field("name", |d| d.string(value, "ChannelEntry"))
+                        .into();
                 }
                 Some("replaces") => {
-                    entry.replaces = decoder.field("replaces", |d| d.string(value, "ChannelEntry"));
+                    entry.replaces = decoder
+                        .field("replaces", |d| d.string(value, "ChannelEntry"))
+                        .into();
                 }
                 Some("skips") => {
                     entry.skips = decoder
                         .field("skips", |d| {
                             d.slice(value, "ChannelEntry", "[]string", |d, item| {
-                                d.string(item, "ChannelEntry")
+                                Text::from(d.string(item, "ChannelEntry"))
                             })
                         })
-                        .unwrap_or_default();
+                        .unwrap_or_default()
+                        .into_boxed_slice();
                 }
                 Some("skipRange") => {
-                    entry.skip_range =
-                        decoder.field("skipRange", |d| d.string(value, "ChannelEntry"));
+                    entry.skip_range = decoder
+                        .field("skipRange", |d| d.string(value, "ChannelEntry"))
+                        .into();
                 }
                 _ => {}
             }

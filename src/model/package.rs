@@ -16,7 +16,7 @@ pub(crate) struct Package {
     /// Boxed: most packages have none, and a package blob can be a few bytes.
     pub(crate) icon: Option<Box<Icon>>,
     pub(crate) description: Box<str>,
-    pub(crate) properties: Vec<Property>,
+    pub(crate) properties: Box<[Property]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]

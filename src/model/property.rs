@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::go_decode::{GoDecoder, match_field};
+use super::text::Text;
 use crate::output::node::Node;
 
 pub(crate) const BUNDLE_OBJECT: &str = "olm.bundle.object";
@@ -10,7 +11,7 @@ pub(crate) const CSV_METADATA: &str = "olm.csv.metadata";
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Property {
-    pub(crate) kind: String,
+    pub(crate) kind: Text,
     stored: Stored,
 }
 
@@ -25,19 +26,19 @@ enum Stored {
     Missing,
     /// A loaded value, compact as fbc's writer writes it (sorted keys, Go's
     /// escapes and numbers); decoded again with the catalog loader's rules.
-    Loaded(Box<str>),
+    Loaded(Text),
     /// Raw JSON text (compact) that opm writes as it stands: the values of bundle
     /// directories' metadata files (HTML-escaped by Go's `json.Marshal`) and of the
     /// CSV's `olm.properties` annotation (the annotation's own text).
-    Raw(Box<str>),
+    Raw(Text),
     /// A value opm encodes from a Go struct, in field order (`olm.package` with a
     /// release, `olm.csv.metadata`).
-    Ordered(Node<'static>),
+    Ordered(Box<Node<'static>>),
 }
 
 impl Property {
     /// A property holding a decoded value (`None`: no `value` key).
-    pub(crate) fn new(kind: impl Into<String>, value: Option<&Value>) -> Property {
+    pub(crate) fn new(kind: impl Into<Text>, value: Option<&Value>) -> Property {
         Property {
             kind: kind.into(),
             stored: value.map_or(Stored::Missing, |value| {
@@ -50,7 +51,7 @@ impl Property {
     /// JSON).
     pub(crate) fn raw(kind: String, text: String) -> Property {
         Property {
-            kind,
+            kind: kind.into(),
             stored: Stored::Raw(text.into()),
         }
     }
@@ -58,8 +59,8 @@ impl Property {
     /// A property whose value opm encodes from a Go struct, in the node's order.
     pub(crate) fn ordered(kind: String, node: Node<'static>) -> Property {
         Property {
-            kind,
-            stored: Stored::Ordered(node),
+            kind: kind.into(),
+            stored: Stored::Ordered(Box::new(node)),
         }
     }
 
@@ -108,7 +109,7 @@ impl Property {
         decoder: &mut GoDecoder,
         value: Value,
         parent: &str,
-    ) -> Vec<Property> {
+    ) -> Box<[Property]> {
         Property::decode_list_inspecting(decoder, value, parent, &mut |_, _| {})
     }
 
@@ -118,7 +119,7 @@ impl Property {
         value: Value,
         parent: &str,
         inspect: &mut dyn FnMut(&str, Option<&Value>),
-    ) -> Vec<Property> {
+    ) -> Box<[Property]> {
         decoder
             .field("properties", |d| {
                 d.slice(value, parent, "[]property.Property", |d, item| {
@@ -126,13 +127,14 @@ impl Property {
                 })
             })
             .unwrap_or_default()
+            .into_boxed_slice()
     }
 
     pub(crate) fn to_node(&self) -> Node<'_> {
         let value = match &self.stored {
             Stored::Missing => Node::Null,
             Stored::Loaded(text) | Stored::Raw(text) => Node::Raw(text.as_ref().into()),
-            Stored::Ordered(node) => node.clone(),
+            Stored::Ordered(node) => (**node).clone(),
         };
         Node::Object(vec![
             ("type".into(), Node::str(&self.kind)),

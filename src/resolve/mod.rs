@@ -431,10 +431,10 @@ pub(crate) fn unsatisfiable_heads(
         };
         let head = universe.entries[head].bundle.clone();
         let subscription = Subscription {
-            name: channel.package.clone(),
+            name: channel.package.to_string(),
             namespace: "operators".to_owned(),
-            package: channel.package.clone(),
-            channel: channel.name.clone(),
+            package: channel.package.to_string(),
+            channel: channel.name.to_string(),
             starting_csv: head.clone(),
             source: name.to_owned(),
             source_namespace: global.to_owned(),
@@ -448,8 +448,8 @@ pub(crate) fn unsatisfiable_heads(
         }) = result
         {
             unmet.push(UnmetHead {
-                package: channel.package.clone(),
-                channel: channel.name.clone(),
+                package: channel.package.to_string(),
+                channel: channel.name.to_string(),
                 head,
                 location: located.location.clone(),
                 failure,

@@ -129,14 +129,14 @@ impl Universe {
                 entries.push(self.entries.len());
                 self.entries.push(Entry {
                     source,
-                    bundle: entry.name.clone(),
-                    package: channel.package.clone(),
-                    channel: channel.name.clone(),
+                    bundle: entry.name.to_string(),
+                    package: channel.package.to_string(),
+                    channel: channel.name.to_string(),
                     default_channel: defaults.get(channel.package.as_str()).copied()
                         == Some(channel.name.as_str()),
-                    replaces: entry.replaces.clone(),
-                    skips: entry.skips.clone(),
-                    skip_range: entry.skip_range.clone(),
+                    replaces: entry.replaces.to_string(),
+                    skips: entry.skips.iter().map(ToString::to_string).collect(),
+                    skip_range: entry.skip_range.to_string(),
                     version,
                     properties,
                     freestanding: false,
@@ -294,7 +294,7 @@ fn served_properties(bundle: &crate::model::Bundle) -> Vec<(String, Value)> {
         .properties
         .iter()
         .filter(|p| p.kind != BUNDLE_OBJECT && p.kind != CSV_METADATA)
-        .map(|p| (p.kind.clone(), p.value().unwrap_or(Value::Null)))
+        .map(|p| (p.kind.to_string(), p.value().unwrap_or(Value::Null)))
         .collect();
     let copies: Vec<(String, Value)> = out
         .iter()

@@ -57,10 +57,10 @@ pub(super) fn render(
     Ok(catalog)
 }
 
-/// opm's `isBundleTemplate`: an image and nothing a rendered bundle would carry.
+/// opm's `isBundleTemplate`: an image and nothing a rendered bundle would carry
+/// (its schema, which opm also requires, is always `olm.bundle` here).
 fn image_only(bundle: &Bundle) -> bool {
-    !bundle.schema.is_empty()
-        && !bundle.image.is_empty()
+    !bundle.image.is_empty()
         && bundle.package.is_empty()
         && bundle.properties.is_empty()
         && bundle.related_images.is_empty()

@@ -20,8 +20,11 @@ pub(crate) fn convert(kind: TemplateType, text: &str, yaml: bool) -> Result<Vec<
             let map = document.as_object().cloned().unwrap_or_default();
             let bundle = Bundle::decode(map).map_err(|error| format!("parse bundle: {error}"))?;
             entries.push(Node::Object(vec![
-                ("schema".into(), Node::String(bundle.schema.into())),
-                ("image".into(), Node::String(bundle.image.into())),
+                ("schema".into(), Node::str(crate::model::bundle::SCHEMA)),
+                (
+                    "image".into(),
+                    Node::String(String::from(bundle.image).into()),
+                ),
             ]));
         } else {
             entries.push(Node::from_json(document));

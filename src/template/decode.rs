@@ -171,11 +171,7 @@ fn meta_error(entry: &Value) -> Option<String> {
         return None;
     }
     let mut probe = crate::catalog::Catalog::default();
-    let location = crate::catalog::Location {
-        file: std::sync::Arc::from(std::path::Path::new("")),
-        line: 1,
-        column: 1,
-    };
+    let location = crate::catalog::Location::start_of("");
     probe.push_value(entry.clone(), location).err()
 }
 

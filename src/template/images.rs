@@ -150,16 +150,17 @@ fn store_rendered(key: &str, rendered: &RenderedBundle) {
     let properties: Vec<serde_json::Value> = bundle
         .properties
         .iter()
-        .map(|property| serde_json::json!([property.kind, property.value_text()]))
+        .map(|property| serde_json::json!([property.kind.as_str(), property.value_text()]))
         .collect();
     let related: Vec<serde_json::Value> = bundle
         .related_images
         .iter()
-        .map(|related| serde_json::json!([related.name, related.image]))
+        .map(|related| serde_json::json!([related.name.as_str(), related.image.as_str()]))
         .collect();
     let entry = serde_json::json!({
-        "schema": bundle.schema, "name": bundle.name, "package": bundle.package,
-        "image": bundle.image, "properties": properties, "relatedImages": related,
+        "schema": crate::model::bundle::SCHEMA, "name": bundle.name.as_str(),
+        "package": bundle.package.as_str(), "image": bundle.image.as_str(),
+        "properties": properties, "relatedImages": related,
         "csv": rendered.csv,
     });
     if let Ok(bytes) = serde_json::to_vec(&entry) {
@@ -194,15 +195,17 @@ fn load_rendered(key: &str) -> Option<RenderedBundle> {
         .collect::<Option<Vec<_>>>()?;
     let related_images = pairs("relatedImages")?
         .into_iter()
-        .map(|(name, image)| crate::model::bundle::RelatedImage { name, image })
+        .map(|(name, image)| crate::model::bundle::RelatedImage {
+            name: name.into(),
+            image: image.into(),
+        })
         .collect();
     Some(RenderedBundle {
         bundle: crate::model::Bundle {
-            schema: text("schema")?,
-            name: text("name")?,
-            package: text("package")?,
-            image: text("image")?,
-            properties,
+            name: text("name")?.into(),
+            package: text("package")?.into(),
+            image: text("image")?.into(),
+            properties: properties.into(),
             related_images,
         },
         csv: entry.get("csv").filter(|csv| !csv.is_null()).cloned(),

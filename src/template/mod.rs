@@ -160,7 +160,7 @@ pub(crate) fn render(
 ) -> Result<Catalog, TemplateError> {
     let source = Source {
         text,
-        file: Arc::from(file),
+        file: Arc::new(file.to_path_buf()),
     };
     let catalog = match kind {
         TemplateType::Basic => basic::render(&source, renderer),
@@ -173,7 +173,7 @@ pub(crate) fn render(
 /// The template being rendered: its text, for locating problems, and its name.
 struct Source<'a> {
     text: &'a str,
-    file: Arc<Path>,
+    file: crate::catalog::SharedPath,
 }
 
 impl Source<'_> {
@@ -187,11 +187,7 @@ impl Source<'_> {
                 before[line_start..].chars().count() + 1,
             )
         });
-        Location {
-            file: Arc::clone(&self.file),
-            line,
-            column,
-        }
+        Location::new(&self.file, line, column)
     }
 
     /// The first place `needle` is written in the template, quoted or not: good

@@ -14,7 +14,7 @@ use crate::go::fmt::quote;
 use crate::model::channel::ChannelEntry;
 use crate::model::go_decode::GoDecoder;
 use crate::model::package::Icon;
-use crate::model::{Channel, Package};
+use crate::model::{Channel, Package, Text};
 use crate::semver::Version;
 
 const SCHEMA: &str = "olm.semver";
@@ -189,7 +189,7 @@ fn archetype_versions(
         if found.iter().any(|(name, _)| *name == bundle.name) {
             return Err(format!("duplicate bundle name {}", quote(&bundle.name)));
         }
-        found.push((bundle.name.clone(), version));
+        found.push((bundle.name.to_string(), version));
     }
     Ok(found)
 }
@@ -276,7 +276,8 @@ fn generate(
     template: &SemverTemplate,
     preference: Kind,
 ) -> Generated {
-    let mut channels: BTreeMap<String, Channel> = BTreeMap::new();
+    // Each channel's entries while they are generated.
+    let mut channels: BTreeMap<String, Vec<ChannelEntry>> = BTreeMap::new();
     let mut tuples = Vec::new();
     let mut best = Highwater {
         archetype: 0,
@@ -317,17 +318,10 @@ fn generate(
                     if best.beaten_by(&offer, preference) {
                         best = offer;
                     }
-                    Channel {
-                        schema: "olm.channel".to_owned(),
-                        name: channel_name.clone(),
-                        package: package.to_owned(),
-                        entries: Some(Vec::new()),
-                        properties: Vec::new(),
-                    }
+                    Vec::new()
                 });
-                let entries = channel.entries.get_or_insert_with(Vec::new);
-                entries.push(ChannelEntry {
-                    name: name.clone(),
+                channel.push(ChannelEntry {
+                    name: name.clone().into(),
                     ..ChannelEntry::default()
                 });
                 tuples.push(Tuple {
@@ -336,12 +330,24 @@ fn generate(
                     channel: channel_name,
                     name: name.clone(),
                     version: version.clone(),
-                    index: entries.len() - 1,
+                    index: channel.len() - 1,
                 });
             }
         }
     }
     link(&mut channels, &mut tuples);
+    let channels = channels
+        .into_iter()
+        .map(|(name, entries)| {
+            let channel = Channel {
+                name: name.as_str().into(),
+                package: package.into(),
+                entries: Some(entries.into_boxed_slice()),
+                properties: Box::default(),
+            };
+            (name, channel)
+        })
+        .collect();
     Generated {
         channels,
         default_channel: best.name,
@@ -351,7 +357,7 @@ fn generate(
 /// `linkChannels`: only the highest bundle of each minor stream gets edges: it
 /// replaces the previous stream's head and skips every other lower bundle of the
 /// same archetype, kind and major.
-fn link(channels: &mut BTreeMap<String, Channel>, tuples: &mut [Tuple]) {
+fn link(channels: &mut BTreeMap<String, Vec<ChannelEntry>>, tuples: &mut [Tuple]) {
     tuples.sort_by(|a, b| {
         (a.archetype, a.kind)
             .cmp(&(b.archetype, b.kind))
@@ -387,20 +393,20 @@ fn link(channels: &mut BTreeMap<String, Channel>, tuples: &mut [Tuple]) {
 }
 
 fn set_edges(
-    channels: &mut BTreeMap<String, Channel>,
+    channels: &mut BTreeMap<String, Vec<ChannelEntry>>,
     tuple: &Tuple,
     replaces: &str,
     skips: &BTreeSet<String>,
 ) {
     let entry = channels
         .get_mut(&tuple.channel)
-        .and_then(|channel| channel.entries.as_mut()?.get_mut(tuple.index))
+        .and_then(|entries| entries.get_mut(tuple.index))
         .expect("every tuple names an entry of its channel");
-    replaces.clone_into(&mut entry.replaces);
-    let skipped: Vec<String> = skips
+    entry.replaces = replaces.into();
+    let skipped: Box<[Text]> = skips
         .iter()
         .filter(|name| *name != replaces)
-        .cloned()
+        .map(|name| name.as_str().into())
         .collect();
     if !skipped.is_empty() {
         entry.skips = skipped;
@@ -463,7 +469,7 @@ mod tests {
                     .iter()
                     .flatten()
                     .map(|entry| {
-                        let mut text = entry.name.clone();
+                        let mut text = entry.name.to_string();
                         if !entry.replaces.is_empty() {
                             text.push_str(" replaces ");
                             text.push_str(&entry.replaces);

@@ -149,10 +149,12 @@ fn substitute(
     }
     let substitute_name = &substitute.bundle.name;
     for channel in &mut catalog.channels {
-        let Some(entries) = channel.item.entries.as_mut() else {
+        let Some(entries) = channel.item.entries.take() else {
             continue;
         };
-        take_over_edges(entries, base, substitute_name);
+        let mut entries = entries.into_vec();
+        take_over_edges(&mut entries, base, substitute_name);
+        channel.item.entries = Some(entries.into_boxed_slice());
     }
     catalog.bundles.push(Located {
         item: substitute.bundle.clone(),
@@ -173,24 +175,26 @@ fn take_over_edges(entries: &mut Vec<ChannelEntry>, base: &str, substitute: &str
     let positions: Vec<usize> = (0..original).filter(|&i| entries[i].name == base).collect();
     for &position in positions.iter().rev() {
         let old = &mut entries[position];
-        let mut skips = std::mem::take(&mut old.skips);
-        skips.push(base.to_owned());
+        let mut skips = std::mem::take(&mut old.skips).into_vec();
+        skips.push(base.into());
         let added = ChannelEntry {
-            name: substitute.to_owned(),
+            name: substitute.into(),
             replaces: std::mem::take(&mut old.replaces),
-            skips,
+            skips: skips.into_boxed_slice(),
             skip_range: std::mem::take(&mut old.skip_range),
         };
         entries.push(added);
     }
     for entry in &mut entries[..original] {
+        let mut skips = std::mem::take(&mut entry.skips).into_vec();
         if entry.replaces == base {
-            substitute.clone_into(&mut entry.replaces);
-            entry.skips.push(base.to_owned());
-        } else if entry.skips.iter().any(|skip| skip == base) {
-            entry.skips.push(substitute.to_owned());
-            entry.skips.retain(|skip| skip != base);
+            entry.replaces = substitute.into();
+            skips.push(base.into());
+        } else if skips.iter().any(|skip| skip == base) {
+            skips.push(substitute.into());
+            skips.retain(|skip| skip != base);
         }
+        entry.skips = skips.into_boxed_slice();
     }
 }
 
@@ -315,16 +319,16 @@ mod tests {
 
     fn entry(name: &str, replaces: &str, skips: &[&str], range: &str) -> ChannelEntry {
         ChannelEntry {
-            name: name.to_owned(),
-            replaces: replaces.to_owned(),
-            skips: skips.iter().map(|s| (*s).to_owned()).collect(),
-            skip_range: range.to_owned(),
+            name: name.to_owned().into(),
+            replaces: replaces.to_owned().into(),
+            skips: skips.iter().map(|s| (*s).into()).collect(),
+            skip_range: range.to_owned().into(),
         }
     }
 
     fn bundle(values: &[serde_json::Value]) -> Bundle {
         Bundle {
-            name: "x".to_owned(),
+            name: "x".to_owned().into(),
             properties: values
                 .iter()
                 .map(|value| crate::model::property::Property::new("olm.package", Some(value)))

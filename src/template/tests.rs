@@ -79,12 +79,11 @@ impl BundleRenderer for Fake {
                 }
                 Ok(Arc::new(RenderedBundle {
                     bundle: crate::model::Bundle {
-                        schema: "olm.bundle".to_owned(),
-                        name: name.clone(),
-                        package: package.clone(),
-                        image: (*reference).to_owned(),
-                        properties: vec![Property::new("olm.package", Some(&value))],
-                        related_images: Vec::new(),
+                        name: name.clone().into(),
+                        package: package.clone().into(),
+                        image: (*reference).to_owned().into(),
+                        properties: vec![Property::new("olm.package", Some(&value))].into(),
+                        related_images: Vec::new().into(),
                     },
                     csv: csv.clone(),
                 }))

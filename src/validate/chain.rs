@@ -62,7 +62,7 @@ pub(crate) fn check<'a>(entries: &SmallMap<&'a str, &'a ChannelEntry>) -> Option
     };
     let skipped: BTreeSet<&str> = entries
         .values()
-        .flat_map(|entry| entry.skips.iter().map(String::as_str))
+        .flat_map(|entry| entry.skips.iter().map(crate::model::Text::as_str))
         .collect();
     let mut chain: Vec<&str> = vec![head];
     let mut on_chain: BTreeSet<&str> = BTreeSet::from([head]);
@@ -135,10 +135,10 @@ mod tests {
 
     fn entry(name: &str, replaces: &str, skips: &[&str]) -> ChannelEntry {
         ChannelEntry {
-            name: name.to_owned(),
-            replaces: replaces.to_owned(),
-            skips: skips.iter().map(|skip| (*skip).to_owned()).collect(),
-            skip_range: String::new(),
+            name: name.to_owned().into(),
+            replaces: replaces.to_owned().into(),
+            skips: skips.iter().map(|skip| (*skip).into()).collect(),
+            skip_range: String::new().into(),
         }
     }
 

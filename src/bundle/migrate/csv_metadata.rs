@@ -83,10 +83,10 @@ pub(crate) fn migrate_with_csv(bundle: &mut Bundle, csv: &Value) -> Result<(), S
     if bundle.properties.iter().any(|p| p.kind == CSV_METADATA) {
         return Ok(());
     }
-    bundle.properties.retain(|p| p.kind != BUNDLE_OBJECT);
-    bundle
-        .properties
-        .push(Property::ordered(CSV_METADATA.to_owned(), node));
+    let mut properties = std::mem::take(&mut bundle.properties).into_vec();
+    properties.retain(|p| p.kind != BUNDLE_OBJECT);
+    properties.push(Property::ordered(CSV_METADATA.to_owned(), node));
+    bundle.properties = properties.into_boxed_slice();
     Ok(())
 }
 

@@ -66,7 +66,10 @@ pub(crate) fn channel_order<'a>(
     let error_names = || (channel.name.clone(), package.to_owned());
     if heads.is_empty() && !entries.is_empty() {
         let (channel, package) = error_names();
-        return Err(OrderError::NoHeads { channel, package });
+        return Err(OrderError::NoHeads {
+            channel: channel.to_string(),
+            package,
+        });
     }
     let mut chains: Vec<Vec<&ChannelEntry>> = Vec::new();
     for &head in &heads {
@@ -85,8 +88,8 @@ pub(crate) fn channel_order<'a>(
                 let (channel, package) = error_names();
                 let head = entries[head].name.clone();
                 return Err(OrderError::Cycle {
-                    head,
-                    channel,
+                    head: head.to_string(),
+                    channel: channel.to_string(),
                     package,
                 });
             }
@@ -98,7 +101,7 @@ pub(crate) fn channel_order<'a>(
         let (channel, package) = error_names();
         return Err(OrderError::Chains {
             count: chains.len(),
-            channel,
+            channel: channel.to_string(),
             package,
             chains: describe_chains(&chains),
         });
@@ -111,7 +114,7 @@ fn describe_chains(chains: &[Vec<&ChannelEntry>]) -> String {
         .iter()
         .map(|chain| match chain.as_slice() {
             [] => "[]".to_owned(),
-            [only] => only.name.clone(),
+            [only] => only.name.to_string(),
             [first, .., last] => format!("{}...{}", first.name, last.name),
         })
         .collect();
@@ -187,13 +190,13 @@ impl<'a> Classic<'a> {
             reasons.push(match skipper(&at.name) {
                 Some(skipped_by) => Reason::BundleSkipped {
                     bundle: at.label(),
-                    skipped_by,
-                    channel: channel_name.clone(),
+                    skipped_by: skipped_by.to_string(),
+                    channel: channel_name.to_string(),
                 },
                 None => Reason::BundleOffChain {
                     bundle: at.label(),
-                    head: head.clone(),
-                    channel: channel_name.clone(),
+                    head: head.to_string(),
+                    channel: channel_name.to_string(),
                 },
             });
         }
@@ -205,13 +208,13 @@ impl<'a> Classic<'a> {
             reasons.push(match skipper(&entry.name) {
                 Some(skipped_by) => Reason::CandidateSkipped {
                     cover,
-                    skipped_by,
-                    channel: channel_name.clone(),
+                    skipped_by: skipped_by.to_string(),
+                    channel: channel_name.to_string(),
                 },
                 None => Reason::CandidateOffChain {
                     cover,
-                    head: head.clone(),
-                    channel: channel_name.clone(),
+                    head: head.to_string(),
+                    channel: channel_name.to_string(),
                 },
             });
         }

@@ -140,10 +140,10 @@ impl<'a> Step<'a> {
 impl Cover {
     fn new(entry: &ChannelEntry, kind: EdgeKind, at: &Position) -> Self {
         Self {
-            entry: entry.name.clone(),
+            entry: entry.name.to_string(),
             kind,
             bundle: at.label(),
-            skip_range: entry.skip_range.clone(),
+            skip_range: entry.skip_range.to_string(),
             version: at.version.clone(),
         }
     }

@@ -49,7 +49,7 @@ fn order(words: &[&str]) -> Result<Vec<String>, String> {
     let catalog = channel_catalog(words, "");
     let channel = &catalog.channels[0].item;
     channel_order("p", channel)
-        .map(|entries| entries.iter().map(|e| e.name.clone()).collect())
+        .map(|entries| entries.iter().map(|e| e.name.to_string()).collect())
         .map_err(|error: OrderError| error.to_string())
 }
 

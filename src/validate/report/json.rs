@@ -70,8 +70,8 @@ pub(crate) fn finding_node(finding: &Finding) -> Node<'_> {
                 "file".into(),
                 Node::String(display_path(&location.file, Form::Data).into()),
             ),
-            ("line".into(), number(location.line)),
-            ("column".into(), number(location.column)),
+            ("line".into(), number(location.line as usize)),
+            ("column".into(), number(location.column as usize)),
         ])
     });
     fields.push(("locations".into(), Node::Array(locations.collect())));

@@ -160,8 +160,8 @@ fn location_node(location: &Location, id: Option<usize>) -> Node<'static> {
         (
             "region".into(),
             Node::Object(vec![
-                ("startLine".into(), number(location.line)),
-                ("startColumn".into(), number(location.column)),
+                ("startLine".into(), number(location.line as usize)),
+                ("startColumn".into(), number(location.column as usize)),
             ]),
         ),
     ]);

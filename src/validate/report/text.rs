@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::Path;
+
 use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource};
@@ -132,14 +132,14 @@ fn indent_continuation(text: &str, indent: &str) -> String {
 /// File texts read once each, for snippets.
 #[derive(Default)]
 struct Sources {
-    texts: HashMap<Arc<Path>, Option<Arc<str>>>,
+    texts: HashMap<crate::catalog::SharedPath, Option<Arc<str>>>,
 }
 
 impl Sources {
-    fn get(&mut self, file: &Arc<Path>) -> Option<Arc<str>> {
+    fn get(&mut self, file: &crate::catalog::SharedPath) -> Option<Arc<str>> {
         self.texts
             .entry(Arc::clone(file))
-            .or_insert_with(|| std::fs::read_to_string(file).ok().map(Arc::from))
+            .or_insert_with(|| std::fs::read_to_string(file.as_path()).ok().map(Arc::from))
             .clone()
     }
 }
@@ -229,7 +229,7 @@ fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut String) {
 fn offset(text: &str, location: &Location) -> usize {
     let line_start: usize = text
         .split_inclusive('\n')
-        .take(location.line.saturating_sub(1))
+        .take(location.line.saturating_sub(1) as usize)
         .map(str::len)
         .sum();
     let line = text[line_start.min(text.len())..]
@@ -238,7 +238,7 @@ fn offset(text: &str, location: &Location) -> usize {
         .unwrap_or_default();
     let column: usize = line
         .chars()
-        .take(location.column.saturating_sub(1))
+        .take(location.column.saturating_sub(1) as usize)
         .map(char::len_utf8)
         .sum();
     (line_start + column).min(text.len())
@@ -250,11 +250,7 @@ mod tests {
 
     #[test]
     fn offsets_count_characters() {
-        let location = |line, column| Location {
-            file: Arc::from(Path::new("x")),
-            line,
-            column,
-        };
+        let location = |line, column| Location::new(&Arc::new("x".into()), line, column);
         let text = "a: b\nä: c\n  d: e\n";
         assert_eq!(offset(text, &location(1, 1)), 0);
         assert_eq!(offset(text, &location(2, 2)), 7);
