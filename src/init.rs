@@ -3,7 +3,7 @@
 //! in their order, with go-is-svg's SVG test first).
 
 use crate::model::Package;
-use crate::model::package::Icon;
+use crate::model::package::{Details, Icon};
 
 /// Builds the package blob.
 pub(crate) fn package(
@@ -12,18 +12,20 @@ pub(crate) fn package(
     description: Option<String>,
     icon: Option<(Vec<u8>, String)>,
 ) -> Package {
-    Package {
+    let mut package = Package {
         name: name.into(),
         default_channel: default_channel.into(),
-        icon: icon.map(|(data, media_type)| {
-            Box::new(Icon {
-                data: Some(data),
-                media_type,
-            })
+        details: None,
+    };
+    package.set_details(Details {
+        icon: icon.map(|(data, media_type)| Icon {
+            data: Some(data),
+            media_type,
         }),
         description: description.unwrap_or_default().into(),
-        properties: Vec::new().into(),
-    }
+        properties: Box::default(),
+    });
+    package
 }
 
 /// The icon's media type, or opm's error (`detect icon mediatype: Empty buffer`,

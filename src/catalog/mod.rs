@@ -113,6 +113,19 @@ impl Catalog {
         Ok(())
     }
 
+    /// Reserves room for the blobs of `files` files of each kind when `loaded`
+    /// files gave those held now.
+    fn reserve_for(&mut self, files: usize, loaded: usize) {
+        let reserve = |len: usize| (len.saturating_mul(files) / loaded.max(1)).saturating_sub(len);
+        self.packages.reserve_exact(reserve(self.packages.len()));
+        self.channels.reserve_exact(reserve(self.channels.len()));
+        self.bundles.reserve_exact(reserve(self.bundles.len()));
+        self.deprecations
+            .reserve_exact(reserve(self.deprecations.len()));
+        self.others.reserve_exact(reserve(self.others.len()));
+        self.implicit.reserve_exact(reserve(self.implicit.len()));
+    }
+
     fn shrink_to_fit(&mut self) {
         self.packages.shrink_to_fit();
         self.channels.shrink_to_fit();
@@ -133,11 +146,10 @@ impl Catalog {
     }
 }
 
-/// `items` after `list`; an empty `list` takes over `items` when that holds at least
-/// the room reserved (one file's blobs are not copied: a catalog of one large file
-/// would briefly exist twice).
+/// `items` after `list`; an empty `list` takes over `items` (one file's blobs are
+/// not copied: a catalog of one large file would briefly exist twice).
 fn append<T>(list: &mut Vec<T>, mut items: Vec<T>) {
-    if list.is_empty() && items.capacity() >= list.capacity() {
+    if list.is_empty() {
         std::mem::swap(list, &mut items);
     } else {
         list.append(&mut items);
@@ -157,43 +169,68 @@ pub(crate) fn load_directory(root: &Path) -> Result<Catalog, LoadErrors> {
 /// Loads the files a walk of `root` listed; one that has gone since is an error
 /// naming it, like any other file that cannot be read.
 fn load_listed(root: &Path, files: &[PathBuf]) -> Result<Catalog, LoadErrors> {
-    let loaded: Vec<Result<Catalog, LoadError>> = files
-        .par_iter()
-        .map(|file| load_file(&root.join(file)))
-        .collect();
-    gather(root, loaded)
+    // Files are decoded in parallel a chunk at a time and merged in order, so that
+    // beside the merged catalog only one chunk's per-file parts exist (a catalog
+    // of many small files would otherwise hold every blob twice).
+    const CHUNK: usize = 256;
+    let mut gathered = Gathered::default();
+    for (index, chunk) in files.chunks(CHUNK).enumerate() {
+        let loaded: Vec<Result<Catalog, LoadError>> = chunk
+            .par_iter()
+            .map(|file| load_file(&root.join(file)))
+            .collect();
+        gathered.add_all(loaded);
+        if index == 0 && files.len() > CHUNK {
+            // Room for as many blobs per file as the first chunk had: lists grown
+            // by doubling would copy every blob several times and leave the old
+            // copies to the allocator. Room never used costs no memory.
+            gathered.catalog.reserve_for(files.len(), CHUNK);
+        }
+    }
+    let mut catalog = gathered.finish(root)?;
+    catalog.shrink_to_fit();
+    Ok(catalog)
+}
+
+/// Files' catalogs merged in load order, or every file's error.
+#[derive(Default)]
+struct Gathered {
+    catalog: Catalog,
+    errors: Vec<LoadError>,
+}
+
+impl Gathered {
+    fn add_all(&mut self, loaded: Vec<Result<Catalog, LoadError>>) {
+        for result in loaded {
+            match result {
+                Ok(part) if self.errors.is_empty() => self.catalog.extend(part),
+                // Once a file has failed only errors are reported: blobs are not kept.
+                Ok(_) => {}
+                Err(error) => {
+                    self.catalog = Catalog::default();
+                    self.errors.push(error);
+                }
+            }
+        }
+    }
+
+    fn finish(self, root: &Path) -> Result<Catalog, LoadErrors> {
+        if self.errors.is_empty() {
+            Ok(self.catalog)
+        } else {
+            Err(LoadErrors {
+                root: root.to_path_buf(),
+                errors: self.errors,
+            })
+        }
+    }
 }
 
 /// The files' catalogs merged in order, or every error.
 fn gather(root: &Path, loaded: Vec<Result<Catalog, LoadError>>) -> Result<Catalog, LoadErrors> {
-    // The merged lists are sized once: growing them by doubling would keep up to
-    // twice the blobs' size, and briefly more while each grows.
-    let mut catalog = Catalog::default();
-    let parts = loaded.iter().filter_map(|r| r.as_ref().ok());
-    let count = |len: fn(&Catalog) -> usize| parts.clone().map(len).sum::<usize>();
-    catalog.packages.reserve_exact(count(|c| c.packages.len()));
-    catalog.channels.reserve_exact(count(|c| c.channels.len()));
-    catalog.bundles.reserve_exact(count(|c| c.bundles.len()));
-    catalog
-        .deprecations
-        .reserve_exact(count(|c| c.deprecations.len()));
-    catalog.others.reserve_exact(count(|c| c.others.len()));
-    catalog.implicit.reserve_exact(count(|c| c.implicit.len()));
-    let mut errors = Vec::new();
-    for result in loaded {
-        match result {
-            Ok(part) => catalog.extend(part),
-            Err(error) => errors.push(error),
-        }
-    }
-    if errors.is_empty() {
-        Ok(catalog)
-    } else {
-        Err(LoadErrors {
-            root: root.to_path_buf(),
-            errors,
-        })
-    }
+    let mut gathered = Gathered::default();
+    gathered.add_all(loaded);
+    gathered.finish(root)
 }
 
 /// Loads one file.

@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use super::go_decode::{GoDecoder, match_field};
 use super::property::Property;
+use super::text::Text;
 use crate::go::base64;
 use crate::output::node::Node;
 
@@ -11,11 +12,17 @@ use crate::output::node::Node;
 pub(crate) struct Package {
     // No `schema`: a blob is a `Package` only when it is `olm.package`, and
     // catalogs of many tiny packages would pay for the copy in every blob.
-    pub(crate) name: Box<str>,
-    pub(crate) default_channel: Box<str>,
-    /// Boxed: most packages have none, and a package blob can be a few bytes.
-    pub(crate) icon: Option<Box<Icon>>,
-    pub(crate) description: Box<str>,
+    pub(crate) name: Text,
+    pub(crate) default_channel: Text,
+    /// `None` when the blob has none of them: a package blob can be a few bytes.
+    pub(crate) details: Option<Box<Details>>,
+}
+
+/// What a package blob holds beyond its names.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Details {
+    pub(crate) icon: Option<Icon>,
+    pub(crate) description: Text,
     pub(crate) properties: Box<[Property]>,
 }
 
@@ -33,6 +40,7 @@ impl Package {
     pub(crate) fn decode(map: Map<String, Value>) -> Result<Package, String> {
         let mut decoder = GoDecoder::default();
         let mut package = Package::default();
+        let mut details = Details::default();
         let fields = [
             "schema",
             "name",
@@ -56,22 +64,43 @@ impl Package {
                         .into();
                 }
                 Some("icon") => {
-                    package.icon = decoder
-                        .field("icon", |d| Icon::decode(d, value))
-                        .map(Box::new);
+                    details.icon = decoder.field("icon", |d| Icon::decode(d, value));
                 }
                 Some("description") => {
-                    package.description = decoder
+                    details.description = decoder
                         .field("description", |d| d.string(value, "Package"))
                         .into();
                 }
                 Some("properties") => {
-                    package.properties = Property::decode_list(&mut decoder, value, "Package");
+                    details.properties = Property::decode_list(&mut decoder, value, "Package");
                 }
                 _ => {}
             }
         }
-        decoder.finish().map(|()| package)
+        decoder.finish()?;
+        package.set_details(details);
+        Ok(package)
+    }
+
+    pub(crate) fn icon(&self) -> Option<&Icon> {
+        self.details.as_ref()?.icon.as_ref()
+    }
+
+    pub(crate) fn description(&self) -> &str {
+        self.details
+            .as_ref()
+            .map_or("", |details| &details.description)
+    }
+
+    pub(crate) fn properties(&self) -> &[Property] {
+        self.details
+            .as_ref()
+            .map_or(&[], |details| &details.properties)
+    }
+
+    /// Replaces the details (kept only when there are some).
+    pub(crate) fn set_details(&mut self, details: Details) {
+        self.details = (details != Details::default()).then(|| Box::new(details));
     }
 
     pub(crate) fn to_node(&self) -> Node<'_> {
@@ -80,7 +109,7 @@ impl Package {
             ("name".into(), Node::str(&self.name)),
             ("defaultChannel".into(), Node::str(&self.default_channel)),
         ];
-        if let Some(icon) = &self.icon {
+        if let Some(icon) = self.icon() {
             let data = icon.data.as_ref().map_or(Node::Null, |bytes| {
                 Node::String(base64::encode(bytes).into())
             });
@@ -92,11 +121,11 @@ impl Package {
                 ]),
             ));
         }
-        if !self.description.is_empty() {
-            fields.push(("description".into(), Node::str(&self.description)));
+        if !self.description().is_empty() {
+            fields.push(("description".into(), Node::str(self.description())));
         }
-        if !self.properties.is_empty() {
-            fields.push(("properties".into(), Property::list_node(&self.properties)));
+        if !self.properties().is_empty() {
+            fields.push(("properties".into(), Property::list_node(self.properties())));
         }
         Node::Object(fields)
     }

@@ -420,8 +420,13 @@ fn package_metadata(package: &mut Package, csv: &Value) {
     let Some(spec) = csv.get("spec").and_then(Value::as_object) else {
         return;
     };
+    let mut details = package
+        .details
+        .take()
+        .map(|details| *details)
+        .unwrap_or_default();
     if let Some(Value::String(description)) = spec.get("description") {
-        package.description = description.as_str().into();
+        details.description = description.as_str().into();
     }
     if let Some(Value::Array(icons)) = spec.get("icon")
         && !icons.is_empty()
@@ -432,14 +437,10 @@ fn package_metadata(package: &mut Package, csv: &Value) {
             .map(|icon| Icon::decode(&mut decoder, icon.clone()))
             .collect();
         if decoder.finish().is_ok() {
-            package.icon = icons
-                .into_iter()
-                .next()
-                .flatten()
-                .or_else(|| Some(Icon::default()))
-                .map(Box::new);
+            details.icon = Some(icons.into_iter().next().flatten().unwrap_or_default());
         }
     }
+    package.set_details(details);
 }
 
 #[cfg(test)]
