@@ -10,13 +10,50 @@ use crate::model::{Bundle, Channel, Deprecation, Package};
 use crate::output::json::{indent_text, write_compact};
 use crate::output::node::Node;
 
-/// A blob whose schema fbc does not interpret, kept as loaded.
+/// A blob whose schema fbc does not interpret, kept as loaded: its schema, package
+/// and name, then the blob as compact JSON (as fbc's writer writes it), in one
+/// string. A decoded tree of small maps would cost many times its text, and
+/// catalogs can hold many small blobs of their own schemas.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Other {
-    pub(crate) schema: String,
-    pub(crate) package: String,
-    pub(crate) name: String,
-    pub(crate) blob: Map<String, Value>,
+    data: Box<str>,
+    /// Where the schema, the package and the name end in `data`.
+    ends: [usize; 3],
+}
+
+impl Other {
+    pub(crate) fn new(schema: &str, package: &str, name: &str, blob: &Map<String, Value>) -> Other {
+        let mut data = String::with_capacity(schema.len() + package.len() + name.len());
+        let mut ends = [0; 3];
+        for (end, part) in ends.iter_mut().zip([schema, package, name]) {
+            data.push_str(part);
+            *end = data.len();
+        }
+        let mut json = Vec::new();
+        write_compact(&Node::from_map(blob), &mut json);
+        data.push_str(std::str::from_utf8(&json).expect("JSON output is UTF-8"));
+        Other {
+            data: data.into_boxed_str(),
+            ends,
+        }
+    }
+
+    pub(crate) fn schema(&self) -> &str {
+        &self.data[..self.ends[0]]
+    }
+
+    pub(crate) fn package(&self) -> &str {
+        &self.data[self.ends[0]..self.ends[1]]
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.data[self.ends[1]..self.ends[2]]
+    }
+
+    /// The blob as compact JSON.
+    pub(crate) fn json(&self) -> &str {
+        &self.data[self.ends[2]..]
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -62,7 +99,7 @@ pub(crate) fn blob_from_document(
         other => return Err(wrap(origin, &not_an_object(&other, origin))),
     };
     let keys = extract_keys(&map).map_err(|message| wrap(origin, &message))?;
-    dispatch(keys, map)
+    dispatch(&keys, map)
 }
 
 /// Whether opm's decoder itself fails on this YAML document (it is not a mapping, or
@@ -204,7 +241,7 @@ fn extract_keys(map: &Map<String, Value>) -> Result<Keys, String> {
     Ok(keys)
 }
 
-fn dispatch(keys: Keys, map: Map<String, Value>) -> Result<Blob, String> {
+fn dispatch(keys: &Keys, map: Map<String, Value>) -> Result<Blob, String> {
     match keys.schema.as_str() {
         "olm.package" => Package::decode(map)
             .map(Blob::Package)
@@ -222,12 +259,12 @@ fn dispatch(keys: Keys, map: Map<String, Value>) -> Result<Blob, String> {
             "object '{}' is missing root schema field",
             quoted(format!("{}\n", compact(&Value::Object(map))))
         )),
-        _ => Ok(Blob::Other(Other {
-            schema: keys.schema,
-            package: keys.package,
-            name: keys.name,
-            blob: map,
-        })),
+        _ => Ok(Blob::Other(Other::new(
+            &keys.schema,
+            &keys.package,
+            &keys.name,
+            &map,
+        ))),
     }
 }
 
@@ -245,7 +282,7 @@ mod tests {
         let blob = load(json!({"Schema": "olm.package", "NAME": "foo"})).expect("valid");
         assert!(matches!(blob, Blob::Package(ref p) if &*p.name == "foo"));
         let blob = load(json!({"ſchema": "custom", "pacKage": "p"})).expect("valid");
-        assert!(matches!(blob, Blob::Other(ref o) if o.schema == "custom" && o.package == "p"));
+        assert!(matches!(blob, Blob::Other(ref o) if o.schema() == "custom" && o.package() == "p"));
     }
 
     #[test]

@@ -95,12 +95,27 @@ impl Catalog {
     }
 
     fn push(&mut self, blob: Blob, location: Location) {
+        self.push_expecting(blob, location, 0);
+    }
+
+    /// [`Catalog::push`] into a file's catalog of up to `expected` blobs: room for
+    /// them all is made when the first of a kind comes. A list grown by doubling
+    /// would copy a large file's blobs several times and leave the old copies to
+    /// the allocator; room never used costs no memory.
+    fn push_expecting(&mut self, blob: Blob, location: Location, expected: usize) {
+        fn add<T>(list: &mut Vec<Located<T>>, item: T, location: Location, expected: usize) {
+            if list.capacity() == 0 && expected > 1 {
+                // Without the room (a small machine), the list grows as usual.
+                let _ = list.try_reserve_exact(expected);
+            }
+            list.push(Located { item, location });
+        }
         match blob {
-            Blob::Package(item) => self.packages.push(Located { item, location }),
-            Blob::Channel(item) => self.channels.push(Located { item, location }),
-            Blob::Bundle(item) => self.bundles.push(Located { item, location }),
-            Blob::Deprecation(item) => self.deprecations.push(Located { item, location }),
-            Blob::Other(item) => self.others.push(Located { item, location }),
+            Blob::Package(item) => add(&mut self.packages, item, location, expected),
+            Blob::Channel(item) => add(&mut self.channels, item, location, expected),
+            Blob::Bundle(item) => add(&mut self.bundles, item, location, expected),
+            Blob::Deprecation(item) => add(&mut self.deprecations, item, location, expected),
+            Blob::Other(item) => add(&mut self.others, item, location, expected),
         }
     }
 
@@ -286,6 +301,7 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
         }
     };
     let file: SharedPath = Arc::new(shown.to_path_buf());
+    let expected = expected_blobs(&text);
     let mut catalog = Catalog::default();
     let mut cursor = LineCursor::default();
     let mut refusal = None;
@@ -309,7 +325,7 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
         match meta::blob_from_document(document.value, &origin) {
             Ok(blob) => {
                 let location = Location::new(&file, line, column);
-                catalog.push(blob, location);
+                catalog.push_expecting(blob, location, expected);
                 ControlFlow::Continue(())
             }
             Err(message) => {
@@ -326,6 +342,18 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
     // of the catalog is loaded.
     catalog.shrink_to_fit();
     Ok(catalog)
+}
+
+/// At most how many blobs a large file holds: each names its `schema` (keys are
+/// matched without regard to case, so this is a guess, not a bound), and none is
+/// shorter than `{"schema":""}`. Small files are not counted (0).
+fn expected_blobs(text: &str) -> usize {
+    const LARGE: usize = 1 << 20;
+    if text.len() < LARGE {
+        return 0;
+    }
+    let keys = memchr::memmem::find_iter(text.as_bytes(), b"schema").count();
+    keys.min(text.len() / "{\"schema\":\"\"}".len())
 }
 
 fn invalid_file(

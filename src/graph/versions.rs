@@ -14,14 +14,14 @@ pub(crate) fn bundle_version(bundle: &Bundle) -> Result<Version, GraphError> {
         bundle: bundle.name.to_string(),
         error,
     })?;
-    let [package] = parsed.packages.as_slice() else {
+    let [package] = &*parsed.packages else {
         return Err(GraphError::PackageCount {
             bundle: bundle.name.to_string(),
         });
     };
     Version::parse(&package.version).map_err(|error| GraphError::Version {
         bundle: bundle.name.to_string(),
-        version: package.version.clone(),
+        version: package.version.to_string(),
         error,
     })
 }

@@ -47,7 +47,7 @@ impl<'a> Blob<'a> {
             Blob::Package(package) => package.to_node(),
             Blob::Channel(channel) => channel.to_node(),
             Blob::Bundle(bundle) => bundle.to_node(),
-            Blob::Other(other) => Node::from_map(&other.blob),
+            Blob::Other(other) => Node::Raw(other.json().into()),
             Blob::Deprecation(deprecation) => deprecation.to_node(),
         }
     }
@@ -63,8 +63,8 @@ impl Blob<'_> {
             Blob::Channel(channel) => (false, &channel.package, 1, &channel.name),
             Blob::Bundle(bundle) => (false, &bundle.package, 2, &bundle.name),
             // Other blobs without a package go last, in load order.
-            Blob::Other(other) if other.package.is_empty() => (true, "", 3, ""),
-            Blob::Other(other) => (false, &other.package, 3, &other.schema),
+            Blob::Other(other) if other.package().is_empty() => (true, "", 3, ""),
+            Blob::Other(other) => (false, other.package(), 3, other.schema()),
             Blob::Deprecation(deprecation) => (false, &deprecation.package, 4, ""),
         }
     }
@@ -125,7 +125,7 @@ pub(crate) fn named_blobs(catalog: &Catalog) -> Vec<NamedBlob> {
                 Blob::Package(package) => ("package".to_owned(), &package.name, &package.name),
                 Blob::Channel(channel) => ("channel".to_owned(), &channel.package, &channel.name),
                 Blob::Bundle(bundle) => ("bundle".to_owned(), &bundle.package, &bundle.name),
-                Blob::Other(other) => (other.schema.clone(), &other.package, &other.name),
+                Blob::Other(other) => (other.schema().to_owned(), other.package(), other.name()),
                 Blob::Deprecation(deprecation) => (
                     "deprecations".to_owned(),
                     &deprecation.package,

@@ -164,7 +164,7 @@ fn archetype_versions(
                 quote(&bundle.name)
             )
         })?;
-        let [property] = parsed.packages.as_slice() else {
+        let [property] = &*parsed.packages else {
             return Err(format!(
                 "bundle {} has multiple \"olm.package\" properties, expected exactly 1",
                 quote(&bundle.name)
@@ -178,7 +178,7 @@ fn archetype_versions(
             )
         })?;
         if package.is_empty() {
-            package.clone_from(&property.package_name);
+            *package = property.package_name.to_string();
         } else if property.package_name != *package {
             return Err(format!(
                 "bundle {} does not belong to this package: {}",

@@ -44,11 +44,32 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
         .take()
         .or_else(|| tree.map(|tree| tree.render()));
     let mut findings = collector.findings;
-    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    sort_findings(&mut findings);
     findings.dedup();
     Validation {
         findings,
         opm_message,
+    }
+}
+
+/// Sorts findings stably by [`Finding::sort_key`] without a scratch copy of them
+/// (a catalog can have tens of thousands): their indices are sorted, then each
+/// cycle of the permutation is swapped into place.
+fn sort_findings(findings: &mut [Finding]) {
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by(|&a, &b| findings[a].sort_key().cmp(&findings[b].sort_key()));
+    // Position `i` takes the finding at `order[i]`; a placed position points at itself.
+    for start in 0..order.len() {
+        let mut at = start;
+        loop {
+            let from = order[at];
+            order[at] = at;
+            if from == start {
+                break;
+            }
+            findings.swap(at, from);
+            at = from;
+        }
     }
 }
 
@@ -76,4 +97,27 @@ pub(crate) fn lint_ids() -> Vec<&'static str> {
         .filter(|rule| rule.default_severity() == Severity::Warning)
         .map(|rule| rule.id())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_sort_as_a_stable_sort_does() {
+        // Equal keys in several places (the help tells them apart) and a shuffled order.
+        let findings: Vec<Finding> = (0..200u32)
+            .map(|i| {
+                let package = format!("p{}", (i * 37) % 11);
+                Finding::new(Rule::ImageNotPinned, format!("m{}", (i * 13) % 3))
+                    .package(&package)
+                    .help(format!("{i}"))
+            })
+            .collect();
+        let mut expected = findings.clone();
+        expected.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let mut sorted = findings;
+        sort_findings(&mut sorted);
+        assert_eq!(sorted, expected);
+    }
 }

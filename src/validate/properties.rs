@@ -7,21 +7,23 @@ use serde_json::Value;
 
 use crate::bundle::migrate::schema;
 use crate::go::fmt::quote;
+use crate::model::Text;
 use crate::model::go_decode::{GoDecoder, match_field};
 use crate::model::property::Property;
 
 /// An `olm.package` property value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct PackageProperty {
-    pub(crate) package_name: String,
-    pub(crate) version: String,
-    pub(crate) release: String,
+    pub(crate) package_name: Text,
+    pub(crate) version: Text,
+    pub(crate) release: Text,
 }
 
-/// What validation needs of a bundle's parsed properties.
+/// What validation needs of a bundle's parsed properties (kept for every bundle of
+/// the catalog: small).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Parsed {
-    pub(crate) packages: Vec<PackageProperty>,
+    pub(crate) packages: Box<[PackageProperty]>,
 }
 
 /// The Go type of a field of the small property structs, enough to reproduce
@@ -106,7 +108,7 @@ fn known(kind: &str) -> Option<Known> {
 
 /// `property.Parse`: every property in order, stopping at the first failure.
 pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
-    let mut parsed = Parsed::default();
+    let mut packages = Vec::new();
     for (index, property) in properties.iter().enumerate() {
         let fail = |error: String| {
             format!(
@@ -133,10 +135,12 @@ pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
         }
         decoder.finish().map_err(fail)?;
         if property.kind == "olm.package" {
-            parsed.packages.push(package_property(value));
+            packages.push(package_property(value));
         }
     }
-    Ok(parsed)
+    Ok(Parsed {
+        packages: packages.into_boxed_slice(),
+    })
 }
 
 /// The string fields of an `olm.package` value that decoded without error.
@@ -144,7 +148,7 @@ fn package_property(value: &Value) -> PackageProperty {
     let mut package = PackageProperty::default();
     if let Value::Object(map) = value {
         for (key, value) in map {
-            let text = value.as_str().unwrap_or_default().to_owned();
+            let text = Text::from(value.as_str().unwrap_or_default());
             match match_field(key, &["packageName", "version", "release"]) {
                 Some("packageName") => package.package_name = text,
                 Some("version") => package.version = text,
@@ -228,10 +232,11 @@ mod tests {
         assert_eq!(
             parsed.packages,
             [PackageProperty {
-                package_name: "foo".to_owned(),
-                version: "1.0.0".to_owned(),
-                release: String::new()
+                package_name: "foo".into(),
+                version: "1.0.0".into(),
+                release: Text::default()
             }]
+            .into()
         );
     }
 
@@ -273,7 +278,7 @@ mod tests {
     #[test]
     fn null_values_decode_to_zero_values() {
         let parsed = parse(&[property("olm.package", Some(Value::Null))]).expect("null is fine");
-        assert_eq!(parsed.packages, [PackageProperty::default()]);
+        assert_eq!(*parsed.packages, [PackageProperty::default()]);
         assert!(parse(&[property("custom", Some(Value::Null))]).is_ok());
     }
 

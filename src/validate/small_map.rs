@@ -88,6 +88,9 @@ impl<K: Ord, V> SmallMap<K, V> {
             SmallMap::Small(items) => match Self::position(items, &key) {
                 Ok(at) => Some(std::mem::replace(&mut items[at].1, value)),
                 Err(at) if items.len() < INLINE => {
+                    // One entry at a time: most maps hold one or two, and a `Vec`
+                    // would make room for four on its first push.
+                    items.reserve_exact(1);
                     items.insert(at, (key, value));
                     None
                 }
