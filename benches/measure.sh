@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # Shared by the benchmark scripts (sourced, not run): checks the corpus and GNU
 # time, builds the release binary, and defines `measure NAME ARGS...`, which prints
-# the best and median wall time and the largest peak RSS of `fbc ARGS...` over
-# $runs runs. Exit status 1 is an answer (findings, a resolution that fails); a
-# command that cannot run (exit 2) is reported as skipped.
+# the best and median wall time and the largest peak RSS (in MB of 10^6 bytes, as
+# input sizes are given) of `fbc ARGS...` over $runs runs. Exit status 1 is an
+# answer (findings, a resolution that fails); a command that cannot run (exit 2)
+# is reported as skipped.
 # Expects: runs (the number of runs); sets corpus and bin.
 : "${runs:?set runs before sourcing benches/measure.sh}"
 corpus=../shared/corpus
@@ -33,5 +34,5 @@ measure() {
   local sorted
   sorted=$(printf '%s\n' "${times[@]}" | sort -n)
   printf '%-60s best %5ss  median %5ss  peak %4d MB\n' "$name" \
-    "$(echo "$sorted" | head -1)" "$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")" $(( peak / 1024 ))
+    "$(echo "$sorted" | head -1)" "$(echo "$sorted" | sed -n "$(( (runs + 1) / 2 ))p")" $(( peak * 1024 / 1000000 ))
 }

@@ -22,13 +22,22 @@ template='example.com/{{.Package}}:v{{.Version}}'
 measure "render 338 bundle dirs" render --image-ref-template "$template" "${bundles[@]}"
 measure "render 338 bundle dirs --migrate" render --migrate --image-ref-template "$template" "${bundles[@]}"
 
-# Generated shapes (issue 17): many small blobs in one JSON stream on one line, and
-# many small files. Peak memory is compared with the input's size.
+# Generated shapes (issue 17): many small blobs of each kind in one stream (JSON on
+# one line, and YAML), and many small files. Peak memory is compared with the
+# input's size.
 shapes=$(mktemp -d)
 trap 'rm -rf "$shapes"' EXIT
-mkdir -p "$shapes/stream" "$shapes/files"
+mkdir -p "$shapes/stream" "$shapes/files" "$shapes/yaml" "$shapes/channels" "$shapes/bundles" "$shapes/others"
 awk 'BEGIN { for (i = 0; i < 490000; i++) printf "{\"schema\":\"olm.package\",\"name\":\"p%06d\"}", i }' \
   > "$shapes/stream/catalog.json"
+awk 'BEGIN { for (i = 0; i < 400000; i++) printf "---\nschema: olm.package\nname: p%06d\n", i }' \
+  > "$shapes/yaml/catalog.yaml"
+awk 'BEGIN { for (i = 0; i < 300000; i++) printf "{\"schema\":\"olm.channel\",\"name\":\"c%06d\",\"package\":\"p\",\"entries\":[{\"name\":\"b%06d\"}]}", i, i }' \
+  > "$shapes/channels/catalog.json"
+awk 'BEGIN { for (i = 0; i < 300000; i++) printf "{\"schema\":\"olm.bundle\",\"name\":\"b%06d\",\"package\":\"p\",\"image\":\"i\"}", i }' \
+  > "$shapes/bundles/catalog.json"
+awk 'BEGIN { for (i = 0; i < 490000; i++) printf "{\"schema\":\"x.y\",\"name\":\"p%06d\"}", i }' \
+  > "$shapes/others/catalog.json"
 seq -f "$shapes/files/p%05g" 0 19999 | xargs mkdir -p
 awk -v root="$shapes/files" 'BEGIN {
   for (i = 0; i < 20000; i++) {
@@ -40,8 +49,15 @@ awk -v root="$shapes/files" 'BEGIN {
   }
 }'
 megabytes() { awk -v bytes="$1" 'BEGIN { printf "%.1f MB", bytes / 1000000 }'; }
-echo "input: one-line stream $(megabytes "$(stat -c %s "$shapes/stream/catalog.json")")," \
+size() { megabytes "$(stat -c %s "$1")"; }
+echo "input: package stream $(size "$shapes/stream/catalog.json"), YAML $(size "$shapes/yaml/catalog.yaml")," \
+  "channels $(size "$shapes/channels/catalog.json"), bundles $(size "$shapes/bundles/catalog.json")," \
+  "other schema $(size "$shapes/others/catalog.json")," \
   "20,000 files $(megabytes "$(find "$shapes/files" -name catalog.json -exec cat {} + | wc -c)")"
 measure "render 490,000 blobs on one line" render "$shapes/stream"
+measure "render 400,000 YAML package documents" render "$shapes/yaml"
+measure "render 300,000 channels on one line" render "$shapes/channels"
+measure "render 300,000 bundles on one line" render "$shapes/bundles"
+measure "render 490,000 blobs of another schema on one line" render "$shapes/others"
 measure "render 20,000 one-package files" render "$shapes/files"
 measure "validate 20,000 one-package files" validate "$shapes/files"

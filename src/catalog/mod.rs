@@ -613,4 +613,59 @@ mod tests {
             )
         );
     }
+
+    #[test]
+    fn a_large_file_keeps_its_blobs_in_order() {
+        // Over the size at which room is made from a count of schema keys.
+        let mut text = String::new();
+        let mut index = 0;
+        while text.len() <= 1 << 20 {
+            text.push_str(&format!(
+                "{{\"schema\":\"olm.package\",\"name\":\"p{index}\"}}\n\
+                 {{\"schema\":\"x.y\",\"package\":\"p{index}\",\"name\":\"o{index}\",\"v\":[{index}]}}\n"
+            ));
+            index += 1;
+        }
+        let catalog = decode_bytes(Path::new("big.json"), text.into_bytes()).expect("valid");
+        assert_eq!(catalog.packages.len(), index);
+        assert_eq!(catalog.others.len(), index);
+        for (at, (package, other)) in catalog.packages.iter().zip(&catalog.others).enumerate() {
+            assert_eq!(&*package.item.name, format!("p{at}"));
+            assert_eq!(package.location.line as usize, 2 * at + 1);
+            assert_eq!(other.item.name(), format!("o{at}"));
+            assert_eq!(other.item.package(), format!("p{at}"));
+            assert_eq!(other.item.schema(), "x.y");
+            assert_eq!(
+                other.item.json(),
+                format!(
+                    "{{\"name\":\"o{at}\",\"package\":\"p{at}\",\"schema\":\"x.y\",\"v\":[{at}]}}"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn many_files_load_in_path_order_across_chunks() {
+        // More files than one chunk, with fewer blobs per file after the first
+        // chunk than in it (the room made from the first chunk is then too much).
+        let root = tempfile::tempdir().expect("a directory");
+        for file in 0..700 {
+            let blobs = if file < 256 { 3 } else { 1 };
+            let text: String = (0..blobs)
+                .map(|blob| {
+                    format!("{{\"schema\":\"olm.package\",\"name\":\"p{file:03}-{blob}\"}}\n")
+                })
+                .collect();
+            std::fs::write(root.path().join(format!("f{file:03}.json")), text).expect("written");
+        }
+        let catalog = load_directory(root.path()).expect("valid");
+        let names: Vec<&str> = catalog.packages.iter().map(|p| &*p.item.name).collect();
+        let expected: Vec<String> = (0..700)
+            .flat_map(|file| {
+                (0..if file < 256 { 3 } else { 1 }).map(move |blob| format!("p{file:03}-{blob}"))
+            })
+            .collect();
+        assert_eq!(names, expected);
+        assert_eq!(catalog.packages.capacity(), catalog.packages.len());
+    }
 }
