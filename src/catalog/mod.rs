@@ -593,6 +593,7 @@ pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), Load
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt::Write as _;
 
     #[test]
     fn a_file_removed_after_the_walk_listed_it_is_named() {
@@ -620,10 +621,12 @@ mod tests {
         let mut text = String::new();
         let mut index = 0;
         while text.len() <= 1 << 20 {
-            text.push_str(&format!(
+            write!(
+                text,
                 "{{\"schema\":\"olm.package\",\"name\":\"p{index}\"}}\n\
                  {{\"schema\":\"x.y\",\"package\":\"p{index}\",\"name\":\"o{index}\",\"v\":[{index}]}}\n"
-            ));
+            )
+            .expect("writing to a string cannot fail");
             index += 1;
         }
         let catalog = decode_bytes(Path::new("big.json"), text.into_bytes()).expect("valid");
@@ -651,11 +654,13 @@ mod tests {
         let root = tempfile::tempdir().expect("a directory");
         for file in 0..700 {
             let blobs = if file < 256 { 3 } else { 1 };
-            let text: String = (0..blobs)
-                .map(|blob| {
-                    format!("{{\"schema\":\"olm.package\",\"name\":\"p{file:03}-{blob}\"}}\n")
-                })
-                .collect();
+            let text = (0..blobs).fold(String::new(), |mut text, blob| {
+                let _ = writeln!(
+                    text,
+                    "{{\"schema\":\"olm.package\",\"name\":\"p{file:03}-{blob}\"}}"
+                );
+                text
+            });
             std::fs::write(root.path().join(format!("f{file:03}.json")), text).expect("written");
         }
         let catalog = load_directory(root.path()).expect("valid");
