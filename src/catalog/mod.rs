@@ -129,16 +129,18 @@ impl Catalog {
     }
 
     /// Reserves room for the blobs of `files` files of each kind when `loaded`
-    /// files gave those held now.
+    /// files gave those held now (without the room, lists grow as usual).
     fn reserve_for(&mut self, files: usize, loaded: usize) {
-        let reserve = |len: usize| (len.saturating_mul(files) / loaded.max(1)).saturating_sub(len);
-        self.packages.reserve_exact(reserve(self.packages.len()));
-        self.channels.reserve_exact(reserve(self.channels.len()));
-        self.bundles.reserve_exact(reserve(self.bundles.len()));
-        self.deprecations
-            .reserve_exact(reserve(self.deprecations.len()));
-        self.others.reserve_exact(reserve(self.others.len()));
-        self.implicit.reserve_exact(reserve(self.implicit.len()));
+        fn reserve<T>(list: &mut Vec<T>, files: usize, loaded: usize) {
+            let wanted = list.len().saturating_mul(files) / loaded.max(1);
+            let _ = list.try_reserve_exact(wanted.saturating_sub(list.len()));
+        }
+        reserve(&mut self.packages, files, loaded);
+        reserve(&mut self.channels, files, loaded);
+        reserve(&mut self.bundles, files, loaded);
+        reserve(&mut self.deprecations, files, loaded);
+        reserve(&mut self.others, files, loaded);
+        reserve(&mut self.implicit, files, loaded);
     }
 
     fn shrink_to_fit(&mut self) {
