@@ -236,7 +236,7 @@ fn check(
     if several {
         let name = display_path(directory, Form::Data);
         for finding in &mut outcome.findings {
-            finding.catalog = Some(name.clone());
+            finding.catalog = Some(name.clone().into());
         }
     }
     Checked {
@@ -374,7 +374,7 @@ fn issues(outcome: &Outcome) -> Vec<gitlab::Issue> {
         .iter()
         .map(|finding| {
             let (path, line) = finding.locations.first().map_or_else(
-                || (finding.catalog.clone().unwrap_or_default(), 1),
+                || (finding.catalog.as_deref().unwrap_or_default().to_owned(), 1),
                 |location| {
                     (
                         display_path(&location.file, Form::Data),
@@ -384,7 +384,7 @@ fn issues(outcome: &Outcome) -> Vec<gitlab::Issue> {
             );
             let about = report::subject(finding);
             let description = if about.is_empty() {
-                finding.message.clone()
+                finding.message.to_string()
             } else {
                 format!("{about}: {}", finding.message)
             };

@@ -89,13 +89,13 @@ fn add_package<'a>(
     }
     model.packages.insert(
         name,
-        ModelPackage {
+        Box::new(ModelPackage {
             blob: package,
             has_default: false,
             channels: SmallMap::new(),
             bundles: SmallMap::new(),
             deprecation: None,
-        },
+        }),
     );
 }
 

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use crate::catalog::Location;
+use crate::model::Text;
 
 /// How bad a finding is. Every rule opm enforces makes a catalog invalid; lints
 /// beyond opm warn, unless `--strict` makes them errors.
@@ -22,22 +23,23 @@ impl Severity {
     }
 }
 
-/// One problem in a catalog.
+/// One problem in a catalog. Strings are boxed text and the locations a boxed
+/// slice: a catalog of many small blobs can have a finding per blob.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Finding {
     pub(crate) rule: Rule,
     pub(crate) severity: Severity,
     /// opm's text for the problem, word for word.
-    pub(crate) message: String,
-    pub(crate) package: Option<String>,
-    pub(crate) channel: Option<String>,
-    pub(crate) bundle: Option<String>,
+    pub(crate) message: Text,
+    pub(crate) package: Option<Text>,
+    pub(crate) channel: Option<Text>,
+    pub(crate) bundle: Option<Text>,
     /// Where each blob involved starts, the most relevant first.
-    pub(crate) locations: Vec<Location>,
+    pub(crate) locations: Box<[Location]>,
     /// What opm's message leaves unsaid, where its words could mislead.
     pub(crate) help: Option<Cow<'static, str>>,
     /// The catalog directory, when one run validates several.
-    pub(crate) catalog: Option<String>,
+    pub(crate) catalog: Option<Text>,
 }
 
 impl Finding {
@@ -45,34 +47,36 @@ impl Finding {
         Finding {
             rule,
             severity: rule.default_severity(),
-            message,
+            message: message.into(),
             package: None,
             channel: None,
             bundle: None,
-            locations: Vec::new(),
+            locations: Box::default(),
             help: None,
             catalog: None,
         }
     }
 
     pub(crate) fn package(mut self, name: &str) -> Finding {
-        self.package = Some(name.to_owned());
+        self.package = Some(name.into());
         self
     }
 
     pub(crate) fn channel(mut self, name: &str) -> Finding {
-        self.channel = Some(name.to_owned());
+        self.channel = Some(name.into());
         self
     }
 
     pub(crate) fn bundle(mut self, name: &str) -> Finding {
-        self.bundle = Some(name.to_owned());
+        self.bundle = Some(name.into());
         self
     }
 
     pub(crate) fn at(mut self, location: &Location) -> Finding {
         if !self.locations.contains(location) {
-            self.locations.push(location.clone());
+            let mut locations = std::mem::take(&mut self.locations).into_vec();
+            locations.push(location.clone());
+            self.locations = locations.into_boxed_slice();
         }
         self
     }
@@ -112,7 +116,7 @@ impl Collector {
     /// A problem opm stops at (when it is the first one).
     pub(crate) fn fail_fast(&mut self, finding: Finding) {
         if self.opm_error.is_none() {
-            self.opm_error = Some(finding.message.clone());
+            self.opm_error = Some(finding.message.to_string());
         }
         self.findings.push(finding);
     }

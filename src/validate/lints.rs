@@ -13,13 +13,18 @@ use super::chain;
 use super::finding::{Collector, Finding, Rule};
 use super::model::{Model, ModelChannel, ModelPackage};
 
-pub(crate) fn check(catalog: &Catalog, model: &Model<'_>, collector: &mut Collector) {
+/// The lints of the model's channels.
+pub(crate) fn check_model(model: &Model<'_>, collector: &mut Collector) {
     for package in model.packages.values() {
         for channel in package.channels.values() {
             skip_range_heads(package, channel, collector);
             replaces_unknown(package, channel, collector);
         }
     }
+}
+
+/// The lints of each blob as loaded.
+pub(crate) fn check_blobs(catalog: &Catalog, collector: &mut Collector) {
     for implicit in &catalog.implicit {
         let item = &implicit.item;
         let message = format!(

@@ -34,10 +34,16 @@ pub(crate) struct Validation {
 /// Validates a loaded catalog.
 pub(crate) fn validate(catalog: &Catalog) -> Validation {
     let mut collector = finding::Collector::default();
-    let mut model = convert::convert(catalog, &mut collector);
-    deprecations::apply(catalog, &mut model, &mut collector);
-    let tree = checks::validate(&model, &mut collector);
-    lints::check(catalog, &model, &mut collector);
+    let tree = {
+        let mut model = convert::convert(catalog, &mut collector);
+        deprecations::apply(catalog, &mut model, &mut collector);
+        let tree = checks::validate(&model, &mut collector);
+        lints::check_model(&model, &mut collector);
+        tree
+        // The model goes here: the lints of every blob (a finding per unpinned
+        // image, say) can take its memory.
+    };
+    lints::check_blobs(catalog, &mut collector);
     schemas::check(catalog, &mut collector);
     let opm_message = collector
         .opm_error

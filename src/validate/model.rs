@@ -16,7 +16,8 @@ use super::properties::Parsed;
 
 #[derive(Debug, Default)]
 pub(crate) struct Model<'a> {
-    pub(crate) packages: BTreeMap<&'a str, ModelPackage<'a>>,
+    /// Boxed: tree nodes hold eleven entries, often half of them unused.
+    pub(crate) packages: BTreeMap<&'a str, Box<ModelPackage<'a>>>,
 }
 
 #[derive(Debug)]

@@ -25,7 +25,7 @@ pub(crate) fn write(outcome: &Outcome) -> String {
             properties.push(format!("col={}", location.column));
         }
         properties.push(format!("title={}", escape_property(finding.rule.id())));
-        let mut message = finding.message.clone();
+        let mut message = finding.message.to_string();
         let mut about = subject(finding);
         if let Some(catalog) = &finding.catalog {
             about = if about.is_empty() {

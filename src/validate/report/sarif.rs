@@ -174,7 +174,7 @@ fn location_node(location: &Location, id: Option<usize>) -> Node<'static> {
 }
 
 fn result_node(finding: &Finding) -> Node<'_> {
-    let mut text = finding.message.clone();
+    let mut text = finding.message.to_string();
     if let Some(help) = finding.help.as_deref() {
         text = format!("{text}\nhelp: {help}");
     }

@@ -212,7 +212,7 @@ fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut String) {
         help.push(text.to_owned());
     }
     let diagnostic = FindingDiagnostic {
-        message: finding.message.clone(),
+        message: finding.message.to_string(),
         code: finding.rule.id().to_owned(),
         severity: match finding.severity {
             Severity::Error => miette::Severity::Error,
