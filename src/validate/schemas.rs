@@ -81,21 +81,16 @@ pub(crate) fn check(catalog: &Catalog, collector: &mut Collector) {
         .collect();
     // Bundles are checked in parallel (each decodes its values); findings keep
     // the bundles' order.
-    let per_bundle: Vec<Vec<Finding>> = catalog
+    let findings: Vec<Finding> = catalog
         .bundles
         .par_iter()
-        .map(|bundle| {
+        .filter(|bundle| {
             let item = &bundle.item;
-            if failed.contains(&(item.package.as_str(), item.name.as_str())) {
-                Vec::new()
-            } else {
-                bundle_findings(bundle)
-            }
+            !failed.contains(&(item.package.as_str(), item.name.as_str()))
         })
+        .flat_map_iter(bundle_findings)
         .collect();
-    for finding in per_bundle.into_iter().flatten() {
-        collector.push(finding);
-    }
+    collector.findings.extend(findings);
 }
 
 /// The schema findings of one bundle's property values.

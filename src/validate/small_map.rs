@@ -13,7 +13,10 @@ const INLINE: usize = 8;
 #[derive(Debug, Clone)]
 pub(crate) enum SmallMap<K, V> {
     Small(Vec<(K, V)>),
-    Large(BTreeMap<K, V>),
+    /// Boxed, so that the map is as small as a `Vec` (the extra allocation is
+    /// made only past [`INLINE`] entries).
+    #[allow(clippy::box_collection)]
+    Large(Box<BTreeMap<K, V>>),
 }
 
 impl<K, V> Default for SmallMap<K, V> {
@@ -97,7 +100,7 @@ impl<K: Ord, V> SmallMap<K, V> {
                 Err(_) => {
                     let mut map: BTreeMap<K, V> = std::mem::take(items).into_iter().collect();
                     map.insert(key, value);
-                    *self = SmallMap::Large(map);
+                    *self = SmallMap::Large(Box::new(map));
                     None
                 }
             },
@@ -141,6 +144,14 @@ impl<K: Ord, V> FromIterator<(K, V)> for SmallMap<K, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn it_is_as_small_as_a_vec() {
+        assert_eq!(
+            std::mem::size_of::<SmallMap<&str, u32>>(),
+            std::mem::size_of::<Vec<(&str, u32)>>()
+        );
+    }
 
     #[test]
     fn it_orders_and_replaces_as_a_btree_map_does() {
