@@ -21,8 +21,8 @@ pub(crate) struct Version {
     major: u64,
     minor: u64,
     patch: u64,
-    pre: Vec<Prerelease>,
-    build: Vec<String>,
+    pre: Box<[Prerelease]>,
+    build: Box<[String]>,
 }
 
 impl Version {
@@ -54,14 +54,14 @@ impl Version {
                 .split('.')
                 .map(Prerelease::parse)
                 .collect::<Result<_, _>>()?,
-            None => Vec::new(),
+            None => Box::default(),
         };
         let build = match build {
             Some(build) => build
                 .split('.')
                 .map(build_identifier)
                 .collect::<Result<_, _>>()?,
-            None => Vec::new(),
+            None => Box::default(),
         };
         Ok(Self {
             major,
@@ -114,7 +114,7 @@ impl Version {
     /// moves build metadata into the release).
     pub(crate) fn without_build(&self) -> Self {
         Self {
-            build: Vec::new(),
+            build: Box::default(),
             ..self.clone()
         }
     }
@@ -233,7 +233,7 @@ impl fmt::Display for Prerelease {
 /// release, and two releases compare identifier by identifier, a longer list
 /// winning over its own prefix.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) struct Release(Vec<Prerelease>);
+pub(crate) struct Release(Box<[Prerelease]>);
 
 /// The CSV CRD's limit on a release, which opm enforces.
 const RELEASE_MAX_LENGTH: usize = 20;
@@ -258,7 +258,7 @@ impl Release {
             }
         }
         if segments.is_empty() {
-            Ok(Self(identifiers))
+            Ok(Self(identifiers.into_boxed_slice()))
         } else {
             Err(ReleaseError::Segments {
                 text: text.to_owned(),

@@ -268,12 +268,12 @@ fn bundle_problems<'a>(
             problems.push((Rule::BundleNameNotNormalized, message, Level::Blob));
         }
     }
-    let packages = match blob.map(|blob| &blob.parsed) {
+    let packages = match blob.map(|blob| &blob.package_properties) {
         Some(Err(error)) => {
             problems.push((Rule::BundlePropertyInvalid, error.clone(), Level::Blob));
             None
         }
-        Some(Ok(parsed)) => Some(parsed.packages.len()),
+        Some(Ok(count)) => Some(*count),
         None => Some(0),
     };
     for (index, skip) in entry.skips.iter().enumerate() {

@@ -224,15 +224,17 @@ fn add_bundle<'a>(
     }
     let mut blob = BundleBlob {
         blob: bundle,
-        parsed,
+        package_properties: Ok(0),
         version: None,
         release: Release::default(),
         converted: true,
     };
-    for (rule, message) in bundle_problems(&mut blob) {
+    for (rule, message) in bundle_problems(&mut blob, &parsed) {
         blob.converted = false;
         collector.fail_fast(finding(rule, message));
     }
+    // Only their count is read later: the values themselves are not kept.
+    blob.package_properties = parsed.map(|parsed| parsed.packages.len());
     let found = package
         .channels
         .values()
@@ -248,13 +250,17 @@ fn add_bundle<'a>(
     package.bundles.insert(name, Box::new(blob));
 }
 
-/// The checks of one bundle blob in opm's order; fills in version and release.
-fn bundle_problems(blob: &mut BundleBlob<'_>) -> Vec<(Rule, String)> {
+/// The checks of one bundle blob in opm's order, given its parsed properties;
+/// fills in version and release.
+fn bundle_problems(
+    blob: &mut BundleBlob<'_>,
+    parsed: &Result<properties::Parsed, String>,
+) -> Vec<(Rule, String)> {
     let bundle = &blob.blob.item;
     let (name, package) = (bundle.name.as_str(), bundle.package.as_str());
     let mut problems = Vec::new();
     let mut package_property = None;
-    match &blob.parsed {
+    match parsed {
         Err(error) => problems.push((
             Rule::BundlePropertyInvalid,
             format!("parse properties for bundle {}: {error}", quote(name)),

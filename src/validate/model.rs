@@ -12,8 +12,6 @@ use crate::model::channel::ChannelEntry;
 use crate::model::{Bundle, Channel, Package};
 use crate::semver::{Release, Version};
 
-use super::properties::Parsed;
-
 #[derive(Debug, Default)]
 pub(crate) struct Model<'a> {
     /// Boxed: tree nodes hold eleven entries, often half of them unused.
@@ -49,7 +47,9 @@ pub(crate) struct ModelChannel<'a> {
 #[derive(Debug)]
 pub(crate) struct BundleBlob<'a> {
     pub(crate) blob: &'a Located<Bundle>,
-    pub(crate) parsed: Result<Parsed, String>,
+    /// How many `olm.package` properties the bundle has, or why its properties
+    /// do not parse (opm's `property.Parse` error).
+    pub(crate) package_properties: Result<usize, String>,
     /// `None` when the version did not parse (or there was no single `olm.package`).
     pub(crate) version: Option<Version>,
     pub(crate) release: Release,
