@@ -23,15 +23,14 @@ pub(crate) struct Other {
 
 impl Other {
     pub(crate) fn new(schema: &str, package: &str, name: &str, blob: &Map<String, Value>) -> Other {
-        let mut data = String::with_capacity(schema.len() + package.len() + name.len());
+        let mut data = Vec::new();
         let mut ends = [0; 3];
         for (end, part) in ends.iter_mut().zip([schema, package, name]) {
-            data.push_str(part);
+            data.extend_from_slice(part.as_bytes());
             *end = data.len();
         }
-        let mut json = Vec::new();
-        write_compact(&Node::from_map(blob), &mut json);
-        data.push_str(std::str::from_utf8(&json).expect("JSON output is UTF-8"));
+        write_compact(&Node::from_map(blob), &mut data);
+        let data = String::from_utf8(data).expect("strings and JSON output are UTF-8");
         Other {
             data: data.into_boxed_str(),
             ends,

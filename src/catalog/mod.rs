@@ -346,9 +346,9 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
     Ok(catalog)
 }
 
-/// At most how many blobs a large file holds: each names its `schema` (keys are
-/// matched without regard to case, so this is a guess, not a bound), and none is
-/// shorter than `{"schema":""}`. Small files are not counted (0).
+/// About how many blobs a large file holds: each names its `schema` (a guess, not
+/// a bound: keys match without regard to case, and values can hold the word), and
+/// none is shorter than `{"schema":""}`. Small files are not counted (0).
 fn expected_blobs(text: &str) -> usize {
     const LARGE: usize = 1 << 20;
     if text.len() < LARGE {

@@ -108,10 +108,10 @@ mod tests {
 
     fn entry(name: &str, replaces: &str, skips: &[&str], skip_range: &str) -> ChannelEntry {
         ChannelEntry {
-            name: name.to_owned().into(),
-            replaces: replaces.to_owned().into(),
+            name: name.into(),
+            replaces: replaces.into(),
             skips: skips.iter().map(|s| (*s).into()).collect(),
-            skip_range: skip_range.to_owned().into(),
+            skip_range: skip_range.into(),
         }
     }
 

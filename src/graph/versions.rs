@@ -84,7 +84,7 @@ mod tests {
 
     fn bundle(properties: Vec<Property>) -> Bundle {
         Bundle {
-            name: "b.v1".to_owned().into(),
+            name: "b.v1".into(),
             properties: properties.into(),
             ..Bundle::default()
         }

@@ -319,16 +319,16 @@ mod tests {
 
     fn entry(name: &str, replaces: &str, skips: &[&str], range: &str) -> ChannelEntry {
         ChannelEntry {
-            name: name.to_owned().into(),
-            replaces: replaces.to_owned().into(),
+            name: name.into(),
+            replaces: replaces.into(),
             skips: skips.iter().map(|s| (*s).into()).collect(),
-            skip_range: range.to_owned().into(),
+            skip_range: range.into(),
         }
     }
 
     fn bundle(values: &[serde_json::Value]) -> Bundle {
         Bundle {
-            name: "x".to_owned().into(),
+            name: "x".into(),
             properties: values
                 .iter()
                 .map(|value| crate::model::property::Property::new("olm.package", Some(value)))

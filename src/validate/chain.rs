@@ -135,8 +135,8 @@ mod tests {
 
     fn entry(name: &str, replaces: &str, skips: &[&str]) -> ChannelEntry {
         ChannelEntry {
-            name: name.to_owned().into(),
-            replaces: replaces.to_owned().into(),
+            name: name.into(),
+            replaces: replaces.into(),
             skips: skips.iter().map(|skip| (*skip).into()).collect(),
             skip_range: String::new().into(),
         }

@@ -34,14 +34,14 @@ pub(crate) struct Validation {
 /// Validates a loaded catalog.
 pub(crate) fn validate(catalog: &Catalog) -> Validation {
     let mut collector = finding::Collector::default();
+    // The model is dropped at the end of this block: the lints of every blob (a
+    // finding per unpinned image, say) can take its memory.
     let tree = {
         let mut model = convert::convert(catalog, &mut collector);
         deprecations::apply(catalog, &mut model, &mut collector);
         let tree = checks::validate(&model, &mut collector);
         lints::check_model(&model, &mut collector);
         tree
-        // The model goes here: the lints of every blob (a finding per unpinned
-        // image, say) can take its memory.
     };
     lints::check_blobs(catalog, &mut collector);
     schemas::check(catalog, &mut collector);
