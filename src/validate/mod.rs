@@ -9,6 +9,7 @@ mod deprecations;
 mod dns;
 pub(crate) mod finding;
 mod image;
+mod json_schema;
 mod lints;
 mod model;
 pub(crate) mod properties;

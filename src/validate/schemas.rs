@@ -11,7 +11,6 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use jsonschema::Validator;
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -19,9 +18,10 @@ use crate::catalog::{Catalog, Located};
 use crate::model::Bundle;
 
 use super::finding::{Collector, Finding, Rule, Severity};
+use super::json_schema::Schema;
 
 /// Property type and schema text.
-const PROPERTY_SCHEMAS: [(&str, &str); 7] = [
+pub(super) const PROPERTY_SCHEMAS: [(&str, &str); 7] = [
     (
         "olm.package",
         include_str!("../../schemas/property.olm.package.schema.json"),
@@ -53,19 +53,18 @@ const PROPERTY_SCHEMAS: [(&str, &str); 7] = [
 ];
 
 /// Each property schema, compiled once.
-static VALIDATORS: LazyLock<Vec<(&'static str, Validator)>> = LazyLock::new(|| {
+static VALIDATORS: LazyLock<Vec<(&'static str, Schema)>> = LazyLock::new(|| {
     PROPERTY_SCHEMAS
         .iter()
         .map(|(kind, text)| {
             let schema: Value = serde_json::from_str(text).expect("the embedded schemas are JSON");
-            let validator =
-                jsonschema::draft202012::new(&schema).expect("the embedded schemas compile");
-            (*kind, validator)
+            let schema = Schema::compile(&schema).expect("the embedded schemas compile");
+            (*kind, schema)
         })
         .collect()
 });
 
-fn validator(kind: &str) -> Option<&'static Validator> {
+fn validator(kind: &str) -> Option<&'static Schema> {
     VALIDATORS
         .iter()
         .find(|(known, _)| *known == kind)
@@ -104,11 +103,10 @@ fn bundle_findings(bundle: &Located<Bundle>) -> Vec<Finding> {
         let Some(value) = property.value() else {
             continue;
         };
-        for error in validator.iter_errors(&value) {
+        for error in validator.errors(&value) {
             let message = format!(
-                "{} property at /properties/{index}/value{}: {error}",
-                property.kind,
-                error.instance_path().as_str()
+                "{} property at /properties/{index}/value{}: {}",
+                property.kind, error.path, error.message
             );
             let help = format!(
                 "opm reads this value without complaint, but it does not match \
@@ -134,10 +132,13 @@ mod tests {
 
     fn errors(kind: &str, value: &Value) -> Vec<String> {
         let validator = validator(kind).expect("a known property type");
-        validator
-            .iter_errors(value)
-            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
-            .collect()
+        let mut errors: Vec<String> = validator
+            .errors(value)
+            .into_iter()
+            .map(|error| format!("{}: {}", error.path, error.message))
+            .collect();
+        errors.sort();
+        errors
     }
 
     #[test]
