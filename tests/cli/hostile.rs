@@ -152,6 +152,55 @@ fn very_deep_nesting_is_refused_without_overflowing_the_stack() {
     assert_refused(dir.path(), "catalog.json:1:");
 }
 
+/// Values as deep as the loader accepts (9,800 levels), beside another file so
+/// that worker threads decode them, and in a bundle property that validation
+/// decodes and checks: read and written like shallow ones. (Pretty JSON of such a
+/// value is hundreds of megabytes of indentation: YAML is written instead.)
+#[test]
+fn values_as_deep_as_the_loader_accepts_are_rendered_and_validated() {
+    let depth = 4_900;
+    let deep = format!("{}1{}", "{\"a\":[".repeat(depth), "]}".repeat(depth));
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let blob = format!("{{\"schema\":\"x.y\",\"name\":\"n\",\"v\":{deep}}}");
+    std::fs::write(dir.path().join("deep.json"), blob).expect("written");
+    let constraint = format!(
+        "{}{{\"package\":{{\"packageName\":\"q\",\"versionRange\":\">=1\"}}}}{}",
+        "{\"not\":{\"constraints\":[".repeat(3_000),
+        "]}}".repeat(3_000)
+    );
+    let bundle = format!(
+        "{}\n{}\n{{\"schema\":\"olm.bundle\",\"name\":\"p.v1\",\"package\":\"p\",\"image\":\"q.io/p@sha256:{}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"p\",\"version\":\"1.0.0\"}}}},{{\"type\":\"olm.constraint\",\"value\":{constraint}}}]}}",
+        r#"{"schema":"olm.package","name":"p","defaultChannel":"s"}"#,
+        r#"{"schema":"olm.channel","name":"s","package":"p","entries":[{"name":"p.v1"}]}"#,
+        "a".repeat(64)
+    );
+    std::fs::write(dir.path().join("p.json"), bundle).expect("written");
+    let output = run_within(
+        fbc().args(["render", "-o", "yaml"]).arg(dir.path()),
+        Duration::from_secs(120),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // The outermost `a` is the only one that is not in a list.
+    assert_eq!(stdout(&output).matches("- a:").count(), depth - 1);
+    let output = fbc()
+        .arg("validate")
+        .arg(dir.path())
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = fbc()
+        .args(["validate", "-o", "json"])
+        .arg(dir.path())
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("nested deeper than 256 levels: not checked further"),
+        "{}",
+        stdout(&output)
+    );
+}
+
 #[test]
 fn a_multi_megabyte_line_is_read_whole() {
     let long = "x".repeat(8 << 20);
