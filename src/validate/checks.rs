@@ -16,9 +16,9 @@ use super::finding::{Collector, Finding, Rule};
 use super::model::{BundleBlob, Model, ModelChannel, ModelPackage};
 use super::tree::ErrorTree;
 
-/// Validates the model; returns opm's tree when there is anything to report.
-pub(crate) fn validate(model: &Model<'_>, collector: &mut Collector) -> Option<ErrorTree> {
-    let mut root = ErrorTree::node("invalid index".to_owned());
+/// Validates the model of a group of packages; their problems join opm's tree
+/// under `root`.
+pub(crate) fn validate(model: &Model<'_>, collector: &mut Collector, root: &mut ErrorTree) {
     for package in model.packages.values() {
         let mut checker = PackageChecker {
             package,
@@ -29,7 +29,6 @@ pub(crate) fn validate(model: &Model<'_>, collector: &mut Collector) -> Option<E
             root.push(node);
         }
     }
-    root.or_none()
 }
 
 struct PackageChecker<'m, 'a> {

@@ -15,30 +15,46 @@ use crate::semver::{Release, Version};
 
 use super::dns::label_errors;
 use super::finding::{Collector, Finding, Rule};
+use super::group::Group;
 use super::image::pull_spec_error;
 use super::model::{BundleBlob, Model, ModelChannel, ModelPackage};
 use super::properties;
 
-/// Builds the model, recording every conversion problem.
-pub(crate) fn convert<'a>(catalog: &'a Catalog, collector: &mut Collector) -> Model<'a> {
+/// Builds the model of a group of packages, recording every conversion problem
+/// with the rank opm would meet it at (it converts every package, then every
+/// channel, then every bundle of the catalog).
+pub(crate) fn convert<'a>(
+    catalog: &'a Catalog,
+    group: &Group<'_>,
+    collector: &mut Collector,
+) -> Model<'a> {
     let mut model = Model::default();
-    for package in &catalog.packages {
-        add_package(&mut model, package, collector);
+    for &index in group.packages {
+        let index = index as usize;
+        add_package(&mut model, &catalog.packages[index], index, collector);
     }
-    for channel in &catalog.channels {
-        add_channel(&mut model, channel, collector);
+    for &index in group.channels {
+        let index = index as usize;
+        add_channel(&mut model, &catalog.channels[index], index, collector);
     }
-    // Reading the properties decodes their values: done for every bundle at once,
-    // in parallel, before the bundles are added in order.
-    let parsed: Vec<_> = catalog
+    // Reading the properties decodes their values: done for every bundle of the
+    // group at once, in parallel, before the bundles are added in order.
+    let parsed: Vec<_> = group
         .bundles
         .par_iter()
-        .map(|bundle| properties::parse(&bundle.item.properties))
+        .map(|&index| properties::parse(&catalog.bundles[index as usize].item.properties))
         .collect();
-    for (bundle, parsed) in catalog.bundles.iter().zip(parsed) {
-        add_bundle(&mut model, bundle, parsed, collector);
+    for (&index, parsed) in group.bundles.iter().zip(parsed) {
+        let index = index as usize;
+        add_bundle(
+            &mut model,
+            &catalog.bundles[index],
+            index,
+            parsed,
+            collector,
+        );
     }
-    check_entries_have_bundles(&model, collector);
+    check_entries_have_bundles(&model, group.number, collector);
     add_missing_default_channels(&mut model);
     model
 }
@@ -46,11 +62,14 @@ pub(crate) fn convert<'a>(catalog: &'a Catalog, collector: &mut Collector) -> Mo
 fn add_package<'a>(
     model: &mut Model<'a>,
     package: &'a Located<Package>,
+    index: usize,
     collector: &mut Collector,
 ) {
+    let rank = (0, index, 0);
     let name = &*package.item.name;
     if name.is_empty() {
         collector.fail_fast(
+            rank,
             Finding::new(
                 Rule::PackageNameMissing,
                 "config contains package with no name".into(),
@@ -61,6 +80,7 @@ fn add_package<'a>(
     }
     if let Some(first) = model.packages.get(name) {
         collector.fail_fast(
+            rank,
             Finding::new(
                 Rule::PackageDuplicate,
                 format!("duplicate package {}", quote(name)),
@@ -75,6 +95,7 @@ fn add_package<'a>(
     if !errors.is_empty() {
         // Kept in the model: its channels and bundles are still worth checking.
         collector.fail_fast(
+            rank,
             Finding::new(
                 Rule::PackageNameInvalid,
                 format!(
@@ -102,11 +123,14 @@ fn add_package<'a>(
 fn add_channel<'a>(
     model: &mut Model<'a>,
     channel: &'a Located<Channel>,
+    index: usize,
     collector: &mut Collector,
 ) {
+    let rank = (1, index, 0);
     let (name, package_name) = (channel.item.name.as_str(), channel.item.package.as_str());
     let Some(package) = model.packages.get_mut(package_name) else {
         collector.fail_fast(
+            rank,
             Finding::new(
                 Rule::ChannelUnknownPackage,
                 format!(
@@ -131,7 +155,7 @@ fn add_channel<'a>(
             "package {} contains channel with no name",
             quote(package_name)
         );
-        collector.fail_fast(finding(Rule::ChannelNameMissing, message));
+        collector.fail_fast(rank, finding(Rule::ChannelNameMissing, message));
         return;
     }
     if let Some(first) = package.channels.get(name) {
@@ -141,7 +165,7 @@ fn add_channel<'a>(
             quote(name)
         );
         let first = first.location_or(package.location());
-        collector.fail_fast(finding(Rule::ChannelDuplicate, message).at(first));
+        collector.fail_fast(rank, finding(Rule::ChannelDuplicate, message).at(first));
         return;
     }
     let mut entries = SmallMap::new();
@@ -166,7 +190,7 @@ fn add_channel<'a>(
                 .bundle(&entry.name)
                 .at_all(duplicate.iter())
                 .at(&channel.location);
-            collector.fail_fast(located);
+            collector.fail_fast(rank, located);
         }
     }
     // Go keeps the last entry of a duplicated name; only the error matters there.
@@ -188,9 +212,11 @@ fn add_channel<'a>(
 fn add_bundle<'a>(
     model: &mut Model<'a>,
     bundle: &'a Located<Bundle>,
+    index: usize,
     parsed: Result<properties::Parsed, String>,
     collector: &mut Collector,
 ) {
+    let rank = (2, index, 0);
     let (name, package_name) = (bundle.item.name.as_str(), bundle.item.package.as_str());
     let finding = |rule, message| {
         Finding::new(rule, message)
@@ -200,7 +226,7 @@ fn add_bundle<'a>(
     };
     if package_name.is_empty() {
         let message = format!("package name must be set for bundle {}", quote(name));
-        collector.fail_fast(finding(Rule::BundlePackageMissing, message));
+        collector.fail_fast(rank, finding(Rule::BundlePackageMissing, message));
         return;
     }
     let Some(package) = model.packages.get_mut(package_name) else {
@@ -209,7 +235,7 @@ fn add_bundle<'a>(
             quote(package_name),
             quote(name)
         );
-        collector.fail_fast(finding(Rule::BundleUnknownPackage, message));
+        collector.fail_fast(rank, finding(Rule::BundleUnknownPackage, message));
         return;
     };
     if let Some(first) = package.bundles.get(name) {
@@ -219,7 +245,7 @@ fn add_bundle<'a>(
             quote(name)
         );
         let first = &first.blob.location;
-        collector.fail_fast(finding(Rule::BundleDuplicate, message).at(first));
+        collector.fail_fast(rank, finding(Rule::BundleDuplicate, message).at(first));
         return;
     }
     let mut blob = BundleBlob {
@@ -231,7 +257,7 @@ fn add_bundle<'a>(
     };
     for (rule, message) in bundle_problems(&mut blob, &parsed) {
         blob.converted = false;
-        collector.fail_fast(finding(rule, message));
+        collector.fail_fast(rank, finding(rule, message));
     }
     // Only their count is read later: the values themselves are not kept.
     blob.package_properties = parsed.map(|parsed| parsed.packages.len());
@@ -245,7 +271,7 @@ fn add_bundle<'a>(
             quote(package_name),
             quote(name)
         );
-        collector.fail_fast(finding(Rule::BundleNotInChannel, message));
+        collector.fail_fast(rank, finding(Rule::BundleNotInChannel, message));
     }
     package.bundles.insert(name, Box::new(blob));
 }
@@ -344,8 +370,8 @@ fn bundle_problems(
 /// last channel of each package (its set of entries is overwritten per channel);
 /// every channel is checked here, and only the last channel's finding counts as
 /// the one opm stops at.
-fn check_entries_have_bundles(model: &Model<'_>, collector: &mut Collector) {
-    for package in model.packages.values() {
+fn check_entries_have_bundles(model: &Model<'_>, group: usize, collector: &mut Collector) {
+    for (position, package) in model.packages.values().enumerate() {
         let mut channels: Vec<&ModelChannel<'_>> = package
             .channels
             .values()
@@ -377,7 +403,7 @@ fn check_entries_have_bundles(model: &Model<'_>, collector: &mut Collector) {
             .channel(channel.name)
             .at(channel.location_or(package.location()));
             if Some(channel.name) == last {
-                collector.fail_fast(finding);
+                collector.fail_fast((3, group, position), finding);
             } else {
                 finding = finding.help(
                     "opm checks only the last channel of a package for this; for other \

@@ -8,15 +8,27 @@ use crate::go::fmt::quote;
 use crate::model::deprecation::DeprecationEntry;
 
 use super::finding::{Collector, Finding, Rule};
+use super::group::Group;
 use super::model::{Mark, Model, ModelPackage};
 
-pub(crate) fn apply<'a>(catalog: &'a Catalog, model: &mut Model<'a>, collector: &mut Collector) {
+/// Applies the deprecations of a group's packages to its model (opm applies every
+/// deprecation of the catalog after converting it).
+pub(crate) fn apply<'a>(
+    catalog: &'a Catalog,
+    group: &Group<'_>,
+    model: &mut Model<'a>,
+    collector: &mut Collector,
+) {
     let mut seen: BTreeMap<&str, &Location> = BTreeMap::new();
-    for (index, deprecation) in catalog.deprecations.iter().enumerate() {
+    for &index in group.deprecations {
+        let index = index as usize;
+        let deprecation = &catalog.deprecations[index];
+        let rank = (4, index, 0);
         let package_name = deprecation.item.package.as_str();
         let location = &deprecation.location;
         if package_name.is_empty() {
             collector.fail_fast(
+                rank,
                 Finding::new(
                     Rule::DeprecationPackageMissing,
                     format!("package name must be set for deprecation item {index}"),
@@ -27,6 +39,7 @@ pub(crate) fn apply<'a>(catalog: &'a Catalog, model: &mut Model<'a>, collector: 
         }
         let Some(package) = model.packages.get_mut(package_name) else {
             collector.fail_fast(
+                rank,
                 Finding::new(
                     Rule::DeprecationUnknownPackage,
                     format!(
@@ -41,6 +54,7 @@ pub(crate) fn apply<'a>(catalog: &'a Catalog, model: &mut Model<'a>, collector: 
         };
         if let Some(first) = seen.get(package_name) {
             collector.fail_fast(
+                rank,
                 Finding::new(
                     Rule::DeprecationDuplicate,
                     format!(
@@ -90,7 +104,7 @@ pub(crate) fn apply<'a>(catalog: &'a Catalog, model: &mut Model<'a>, collector: 
                     "olm.channel" => finding.channel(&entry.reference_name),
                     _ => finding,
                 };
-                collector.fail_fast(finding);
+                collector.fail_fast(rank, finding);
             }
         }
     }

@@ -104,19 +104,33 @@ impl Finding {
     }
 }
 
+/// Where opm meets a problem in its run over the catalog: the step (0 packages, 1
+/// channels, 2 bundles, 3 channel entries, 4 deprecations), then the position in
+/// that step (the blob's index in its list, 0; or for channel entries, checked per
+/// package in name order, the package's group and its place in the group).
+/// fbc checks a few packages at a time; the problem of least rank is the one opm
+/// stops at.
+pub(crate) type Rank = (u8, usize, usize);
+
 /// Findings in the order they were found, and the one error opm would stop at.
 #[derive(Debug, Default)]
 pub(crate) struct Collector {
     pub(crate) findings: Vec<Finding>,
-    /// The first problem opm's `ConvertToModel` reports; it checks nothing after it.
-    pub(crate) opm_error: Option<String>,
+    /// The first problem opm's `ConvertToModel` reports (it checks nothing after
+    /// it), with its rank.
+    pub(crate) opm_error: Option<(Rank, String)>,
 }
 
 impl Collector {
-    /// A problem opm stops at (when it is the first one).
-    pub(crate) fn fail_fast(&mut self, finding: Finding) {
-        if self.opm_error.is_none() {
-            self.opm_error = Some(finding.message.to_string());
+    /// A problem opm stops at when nothing before it (a lesser rank, or the same
+    /// rank found earlier) fails.
+    pub(crate) fn fail_fast(&mut self, rank: Rank, finding: Finding) {
+        if self
+            .opm_error
+            .as_ref()
+            .is_none_or(|(first, _)| rank < *first)
+        {
+            self.opm_error = Some((rank, finding.message.to_string()));
         }
         self.findings.push(finding);
     }

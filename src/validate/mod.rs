@@ -8,6 +8,7 @@ mod convert;
 mod deprecations;
 mod dns;
 pub(crate) mod finding;
+mod group;
 mod image;
 mod json_schema;
 mod lints;
@@ -35,21 +36,22 @@ pub(crate) struct Validation {
 /// Validates a loaded catalog.
 pub(crate) fn validate(catalog: &Catalog) -> Validation {
     let mut collector = finding::Collector::default();
-    // The model is dropped at the end of this block: the lints of every blob (a
-    // finding per unpinned image, say) can take its memory.
-    let tree = {
-        let mut model = convert::convert(catalog, &mut collector);
-        deprecations::apply(catalog, &mut model, &mut collector);
-        let tree = checks::validate(&model, &mut collector);
+    let mut tree = tree::ErrorTree::node("invalid index".to_owned());
+    // The model of a few packages at a time: beside a catalog of many small
+    // packages, a model of all of them would be about as large as the catalog.
+    group::Groups::new(catalog).for_each(|group| {
+        let mut model = convert::convert(catalog, group, &mut collector);
+        deprecations::apply(catalog, group, &mut model, &mut collector);
+        checks::validate(&model, &mut collector, &mut tree);
         lints::check_model(&model, &mut collector);
-        tree
-    };
+    });
     lints::check_blobs(catalog, &mut collector);
     schemas::check(catalog, &mut collector);
     let opm_message = collector
         .opm_error
         .take()
-        .or_else(|| tree.map(|tree| tree.render()));
+        .map(|(_, message)| message)
+        .or_else(|| tree.or_none().map(|tree| tree.render()));
     let mut findings = collector.findings;
     sort_findings(&mut findings);
     findings.dedup();
@@ -126,5 +128,116 @@ mod tests {
         let mut sorted = findings;
         sort_findings(&mut sorted);
         assert_eq!(sorted, expected);
+    }
+}
+
+#[cfg(test)]
+mod group_tests {
+    use super::*;
+    use std::fmt::Write as _;
+
+    /// A catalog of `count` valid packages named `m0000`..., with `extra` blobs
+    /// placed first, so that problems sit in different groups and steps.
+    fn catalog(extra: &[&str], count: usize) -> Catalog {
+        let mut text = extra.join("\n") + "\n";
+        for number in 0..count {
+            let name = format!("m{number:04}");
+            writeln!(
+                text,
+                r#"{{"schema":"olm.package","name":"{name}","defaultChannel":"s"}}
+{{"schema":"olm.channel","name":"s","package":"{name}","entries":[{{"name":"{name}.v1"}}]}}
+{{"schema":"olm.bundle","name":"{name}.v1","package":"{name}","image":"q.io/x@sha256:{}","properties":[{{"type":"olm.package","value":{{"packageName":"{name}","version":"1.0.0"}}}}]}}"#,
+                "a".repeat(64)
+            )
+            .expect("written");
+        }
+        crate::catalog::decode_bytes(std::path::Path::new("c.json"), text.into_bytes())
+            .expect("the catalog loads")
+    }
+
+    /// opm stops at the first problem of its run (every package, then every
+    /// channel, then every bundle, in catalog order); packages checked in groups
+    /// by name report the same one, whichever group it is in.
+    #[test]
+    fn the_opm_error_is_the_first_in_opms_order_across_groups() {
+        let unknown_channel = r#"{"schema":"olm.channel","name":"c","package":"zz-missing"}"#;
+        let nameless_channel = r#"{"schema":"olm.channel","name":"","package":"m0001"}"#;
+        let duplicate_package = r#"{"schema":"olm.package","name":"m2999","defaultChannel":"s"}"#;
+        let stray_bundle = r#"{"schema":"olm.bundle","name":"b","package":"aa-missing"}"#;
+        // Packages come before channels whatever their groups.
+        let validation = validate(&catalog(
+            &[
+                stray_bundle,
+                nameless_channel,
+                unknown_channel,
+                duplicate_package,
+            ],
+            3000,
+        ));
+        assert_eq!(
+            validation.opm_message.as_deref(),
+            Some("duplicate package \"m2999\"")
+        );
+        // Among channels, the first in the catalog (its package sorts last).
+        let validation = validate(&catalog(
+            &[stray_bundle, unknown_channel, nameless_channel],
+            3000,
+        ));
+        assert_eq!(
+            validation.opm_message.as_deref(),
+            Some("unknown package \"zz-missing\" for channel \"c\"")
+        );
+        let validation = validate(&catalog(&[stray_bundle, nameless_channel], 3000));
+        assert_eq!(
+            validation.opm_message.as_deref(),
+            Some("package \"m0001\" contains channel with no name")
+        );
+        // Every problem is still a finding.
+        let validation = validate(&catalog(
+            &[
+                stray_bundle,
+                nameless_channel,
+                unknown_channel,
+                duplicate_package,
+            ],
+            3000,
+        ));
+        for rule in [
+            Rule::BundleUnknownPackage,
+            Rule::ChannelNameMissing,
+            Rule::ChannelUnknownPackage,
+            Rule::PackageDuplicate,
+        ] {
+            assert!(
+                validation
+                    .findings
+                    .iter()
+                    .any(|finding| finding.rule == rule),
+                "{rule:?}"
+            );
+        }
+        assert_eq!(validate(&catalog(&[], 3000)).opm_message, None);
+    }
+
+    /// opm's tree of model problems holds every package's, in name order, from
+    /// every group.
+    #[test]
+    fn the_tree_joins_packages_of_every_group() {
+        let validation = validate(&catalog(
+            &[
+                r#"{"schema":"olm.package","name":"zzz"}"#,
+                r#"{"schema":"olm.package","name":"aaa"}"#,
+            ],
+            3000,
+        ));
+        let message = validation.opm_message.expect("invalid");
+        assert!(
+            message.starts_with("invalid index:\n├── invalid package \"aaa\":"),
+            "{message}"
+        );
+        assert!(
+            message.contains("└── invalid package \"zzz\":"),
+            "{message}"
+        );
     }
 }
