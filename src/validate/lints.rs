@@ -45,6 +45,9 @@ pub(crate) fn check_blobs(catalog: &Catalog, collector: &mut Collector) {
                 .help(help),
         );
     }
+    // Room for a finding per bundle at once: a list that doubles as it grows holds
+    // its old and its new buffer while it moves (room never written costs no memory).
+    collector.findings.reserve(catalog.bundles.len());
     for bundle in &catalog.bundles {
         let item = &bundle.item;
         let finding = |rule, message| {

@@ -45,8 +45,11 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
         checks::validate(&model, &mut collector, &mut tree);
         lints::check_model(&model, &mut collector);
     });
-    lints::check_blobs(catalog, &mut collector);
+    // The schema checks skip bundles with errors, and decode values on every
+    // thread: before the lints of every blob, whose warnings can be a finding per
+    // blob, exist.
     schemas::check(catalog, &mut collector);
+    lints::check_blobs(catalog, &mut collector);
     let opm_message = collector
         .opm_error
         .take()
