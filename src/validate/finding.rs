@@ -23,17 +23,22 @@ impl Severity {
     }
 }
 
-/// One problem in a catalog. Strings are boxed text and the locations a boxed
-/// slice: a catalog of many small blobs can have a finding per blob.
+/// One problem in a catalog. Strings are boxed text, the package, channel and
+/// bundle names one string, and the locations a boxed slice: a catalog of many
+/// small blobs can have a finding per blob.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Finding {
     pub(crate) rule: Rule,
     pub(crate) severity: Severity,
     /// opm's text for the problem, word for word.
     pub(crate) message: Text,
-    pub(crate) package: Option<Text>,
-    pub(crate) channel: Option<Text>,
-    pub(crate) bundle: Option<Text>,
+    /// The package, channel and bundle concerned, one after the other (read with
+    /// [`Finding::package_name`] and its siblings).
+    names: Text,
+    /// Where the package and the channel end in `names`.
+    name_ends: [u32; 2],
+    /// Which of package, channel and bundle are named (bits 0, 1 and 2).
+    named: u8,
     /// Where each blob involved starts, the most relevant first.
     pub(crate) locations: Box<[Location]>,
     /// What opm's message leaves unsaid, where its words could mislead.
@@ -48,28 +53,71 @@ impl Finding {
             rule,
             severity: rule.default_severity(),
             message: message.into(),
-            package: None,
-            channel: None,
-            bundle: None,
+            names: Text::default(),
+            name_ends: [0; 2],
+            named: 0,
             locations: Box::default(),
             help: None,
             catalog: None,
         }
     }
 
-    pub(crate) fn package(mut self, name: &str) -> Finding {
-        self.package = Some(name.into());
+    pub(crate) fn package(self, name: &str) -> Finding {
+        self.name(0, name)
+    }
+
+    pub(crate) fn channel(self, name: &str) -> Finding {
+        self.name(1, name)
+    }
+
+    pub(crate) fn bundle(self, name: &str) -> Finding {
+        self.name(2, name)
+    }
+
+    pub(crate) fn package_name(&self) -> Option<&str> {
+        self.named_part(0)
+    }
+
+    pub(crate) fn channel_name(&self) -> Option<&str> {
+        self.named_part(1)
+    }
+
+    pub(crate) fn bundle_name(&self) -> Option<&str> {
+        self.named_part(2)
+    }
+
+    /// Names the package (0), channel (1) or bundle (2).
+    fn name(mut self, part: usize, name: &str) -> Finding {
+        let mut parts = [0, 1, 2].map(|index| self.named_part(index));
+        parts[part] = Some(name);
+        let mut joined = String::with_capacity(parts.iter().flatten().map(|p| p.len()).sum());
+        let (mut ends, mut present) = ([0; 2], 0);
+        for (index, name) in parts.into_iter().enumerate() {
+            if let Some(name) = name {
+                joined.push_str(name);
+                present |= 1 << index;
+            }
+            if let Some(end) = ends.get_mut(index) {
+                *end = u32::try_from(joined.len()).unwrap_or(u32::MAX);
+            }
+        }
+        self.names = joined.into();
+        self.name_ends = ends;
+        self.named = present;
         self
     }
 
-    pub(crate) fn channel(mut self, name: &str) -> Finding {
-        self.channel = Some(name.into());
-        self
-    }
-
-    pub(crate) fn bundle(mut self, name: &str) -> Finding {
-        self.bundle = Some(name.into());
-        self
+    fn named_part(&self, part: usize) -> Option<&str> {
+        if self.named & (1 << part) == 0 {
+            return None;
+        }
+        let start = part
+            .checked_sub(1)
+            .map_or(0, |before| self.name_ends[before]);
+        let end = self.name_ends.get(part).copied();
+        let end = end.map_or(self.names.len(), |end| end as usize);
+        // Names past 4 GiB (not loadable) would read as missing rather than panic.
+        self.names.get(start as usize..end)
     }
 
     pub(crate) fn at(mut self, location: &Location) -> Finding {
@@ -94,11 +142,11 @@ impl Finding {
     /// then where they are, then by rule.
     pub(crate) fn sort_key(&self) -> impl Ord + '_ {
         (
-            self.package.as_deref(),
+            self.package_name(),
             self.locations.first(),
             self.rule,
-            self.channel.as_deref(),
-            self.bundle.as_deref(),
+            self.channel_name(),
+            self.bundle_name(),
             self.message.as_str(),
         )
     }
@@ -241,6 +289,46 @@ rules! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn package_channel_and_bundle_are_named_in_any_order() {
+        let finding = Finding::new(Rule::ImageNotPinned, "m".to_owned());
+        assert_eq!(
+            (
+                finding.package_name(),
+                finding.channel_name(),
+                finding.bundle_name()
+            ),
+            (None, None, None)
+        );
+        let finding = finding.bundle("b.v1").package("p");
+        assert_eq!(
+            (
+                finding.package_name(),
+                finding.channel_name(),
+                finding.bundle_name()
+            ),
+            (Some("p"), None, Some("b.v1"))
+        );
+        let finding = finding.channel("").package("pé").bundle("b.v2");
+        assert_eq!(
+            (
+                finding.package_name(),
+                finding.channel_name(),
+                finding.bundle_name()
+            ),
+            (Some("pé"), Some(""), Some("b.v2"))
+        );
+        // The same names, given in another order, make an equal finding.
+        let other = Finding::new(Rule::ImageNotPinned, "m".to_owned())
+            .channel("")
+            .bundle("b.v2")
+            .package("pé");
+        assert_eq!(finding, other);
+        assert_ne!(finding, other.channel("c"));
+        // A finding per blob of a catalog: kept small.
+        assert!(std::mem::size_of::<Finding>() <= 104);
+    }
 
     #[test]
     fn rule_ids_are_unique_kebab_case() {

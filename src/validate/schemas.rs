@@ -76,7 +76,7 @@ pub(crate) fn check(catalog: &Catalog, collector: &mut Collector) {
         .findings
         .iter()
         .filter(|finding| finding.severity == Severity::Error)
-        .filter_map(|finding| Some((finding.package.as_deref()?, finding.bundle.as_deref()?)))
+        .filter_map(|finding| Some((finding.package_name()?, finding.bundle_name()?)))
         .collect();
     // Bundles are checked in parallel (each decodes its values); findings keep
     // the bundles' order.

@@ -56,9 +56,9 @@ pub(crate) fn finding_node(finding: &Finding) -> Node<'_> {
         ("message".into(), Node::str(&finding.message)),
     ];
     for (key, value) in [
-        ("package", &finding.package),
-        ("channel", &finding.channel),
-        ("bundle", &finding.bundle),
+        ("package", finding.package_name()),
+        ("channel", finding.channel_name()),
+        ("bundle", finding.bundle_name()),
     ] {
         if let Some(value) = value {
             fields.push((key.into(), Node::str(value)));

@@ -92,12 +92,12 @@ pub(crate) fn display_location(location: &Location) -> String {
 pub(crate) fn subject(finding: &Finding) -> String {
     let quote = crate::go::fmt::quote;
     let parts: Vec<String> = [
-        ("package", &finding.package),
-        ("channel", &finding.channel),
-        ("bundle", &finding.bundle),
+        ("package", finding.package_name()),
+        ("channel", finding.channel_name()),
+        ("bundle", finding.bundle_name()),
     ]
     .into_iter()
-    .filter_map(|(kind, name)| name.as_ref().map(|name| format!("{kind} {}", quote(name))))
+    .filter_map(|(kind, name)| name.map(|name| format!("{kind} {}", quote(name))))
     .collect();
     parts.join(", ")
 }

@@ -203,10 +203,10 @@ fn result_node(finding: &Finding) -> Node<'_> {
     }
     let mut properties = Vec::new();
     for (key, value) in [
-        ("catalog", &finding.catalog),
-        ("package", &finding.package),
-        ("channel", &finding.channel),
-        ("bundle", &finding.bundle),
+        ("catalog", finding.catalog.as_deref()),
+        ("package", finding.package_name()),
+        ("channel", finding.channel_name()),
+        ("bundle", finding.bundle_name()),
     ] {
         if let Some(value) = value {
             properties.push((Cow::Borrowed(key), Node::str(value)));

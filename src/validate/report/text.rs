@@ -41,7 +41,7 @@ pub(crate) fn write(outcome: &Outcome, shown: Shown) -> String {
                 continue;
             }
         }
-        let group = finding.package.as_deref();
+        let group = finding.package_name();
         if current_group != Some(group) {
             if current_group.is_some() {
                 out.push('\n');
