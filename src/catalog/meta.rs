@@ -17,41 +17,57 @@ use crate::output::node::Node;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Other {
     data: Box<str>,
-    /// Where the schema, the package and the name end in `data`.
-    ends: [usize; 3],
+    /// Where the schema, the package and the name end in `data` (32 bits: a blob
+    /// of a catalog of small ones costs 48 bytes with its location, not 56).
+    ends: [u32; 3],
 }
 
 impl Other {
-    pub(crate) fn new(schema: &str, package: &str, name: &str, blob: &Map<String, Value>) -> Other {
+    /// `None` when schema, package and name together take 4 GiB or more.
+    pub(crate) fn new(
+        schema: &str,
+        package: &str,
+        name: &str,
+        blob: &Map<String, Value>,
+    ) -> Option<Other> {
         let mut data = Vec::new();
         let mut ends = [0; 3];
         for (end, part) in ends.iter_mut().zip([schema, package, name]) {
             data.extend_from_slice(part.as_bytes());
-            *end = data.len();
+            *end = u32::try_from(data.len()).ok()?;
         }
         write_compact(&Node::from_map(blob), &mut data);
         let data = String::from_utf8(data).expect("strings and JSON output are UTF-8");
-        Other {
+        Some(Other {
             data: data.into_boxed_str(),
             ends,
-        }
+        })
+    }
+
+    fn part(&self, index: usize) -> &str {
+        let start = index.checked_sub(1).map_or(0, |before| self.ends[before]);
+        let end = self
+            .ends
+            .get(index)
+            .map_or(self.data.len(), |&end| end as usize);
+        &self.data[start as usize..end]
     }
 
     pub(crate) fn schema(&self) -> &str {
-        &self.data[..self.ends[0]]
+        self.part(0)
     }
 
     pub(crate) fn package(&self) -> &str {
-        &self.data[self.ends[0]..self.ends[1]]
+        self.part(1)
     }
 
     pub(crate) fn name(&self) -> &str {
-        &self.data[self.ends[1]..self.ends[2]]
+        self.part(2)
     }
 
     /// The blob as compact JSON.
     pub(crate) fn json(&self) -> &str {
-        &self.data[self.ends[2]..]
+        self.part(3)
     }
 }
 
@@ -258,12 +274,13 @@ fn dispatch(keys: &Keys, map: Map<String, Value>) -> Result<Blob, String> {
             "object '{}' is missing root schema field",
             quoted(format!("{}\n", compact(&Value::Object(map))))
         )),
-        _ => Ok(Blob::Other(Other::new(
-            &keys.schema,
-            &keys.package,
-            &keys.name,
-            &map,
-        ))),
+        _ => Other::new(&keys.schema, &keys.package, &keys.name, &map)
+            .map(Blob::Other)
+            .ok_or_else(|| {
+                "the schema, package and name of this blob take 4 GiB or more, which fbc \
+                 does not load"
+                    .to_owned()
+            }),
     }
 }
 

@@ -10,6 +10,7 @@ mod json;
 pub(crate) mod locate;
 mod meta;
 mod missing;
+mod stream;
 mod walk;
 mod yaml;
 
@@ -265,6 +266,9 @@ fn load_file(path: &Path) -> Result<Catalog, LoadError> {
     if !metadata.is_file() {
         return Err(LoadError::SpecialFile { path: shown });
     }
+    if let Some(catalog) = stream::load_large_json(path, &shown, metadata.len()) {
+        return Ok(catalog);
+    }
     let bytes = read_file(path)?;
     decode_bytes(&shown, bytes)
 }
@@ -436,6 +440,13 @@ impl LineCursor {
         }
         self.offset = offset;
         (self.line + 1, self.column + 1)
+    }
+
+    /// Moves to `offset`, which becomes the start of the text from then on (the
+    /// text before it is dropped).
+    fn rebase(&mut self, text: &str, offset: usize) {
+        self.advance(text, offset);
+        self.offset = 0;
     }
 }
 

@@ -70,9 +70,45 @@ impl Blob<'_> {
     }
 }
 
-/// The blobs of `catalog` in output order: one entry of two words per blob, sorted
-/// in place, so that ordering a catalog of many small blobs costs little memory.
-fn ordered_blobs(catalog: &Catalog) -> Vec<Blob<'_>> {
+/// A blob in the list of blobs to write: its kind (0 package, 1 channel, 2 bundle,
+/// 3 other, 4 deprecation) and its index in the catalog's list of that kind, in
+/// eight bytes, so that ordering a catalog of many small blobs costs little memory.
+#[derive(Clone, Copy)]
+struct Entry {
+    kind: u8,
+    index: u32,
+}
+
+impl Entry {
+    fn new(kind: u8, index: usize) -> Entry {
+        let index = u32::try_from(index).expect("fewer than 4 billion blobs fit in memory");
+        Entry { kind, index }
+    }
+
+    fn blob(self, catalog: &Catalog) -> Blob<'_> {
+        let index = self.index as usize;
+        match self.kind {
+            0 => Blob::Package(&catalog.packages[index].item),
+            1 => Blob::Channel(&catalog.channels[index].item),
+            2 => Blob::Bundle(&catalog.bundles[index].item),
+            3 => Blob::Other(&catalog.others[index].item),
+            _ => Blob::Deprecation(&catalog.deprecations[index].item),
+        }
+    }
+}
+
+/// The blobs of `catalog` in output order, sorted in place.
+fn ordered_blobs(catalog: &Catalog) -> Vec<Entry> {
+    fn entries<'l, T>(
+        kind: u8,
+        list: &'l [crate::catalog::Located<T>],
+        keep: impl Fn(&T) -> bool + 'l,
+    ) -> impl Iterator<Item = Entry> + 'l {
+        list.iter()
+            .enumerate()
+            .filter(move |(_, located)| keep(&located.item))
+            .map(move |(index, _)| Entry::new(kind, index))
+    }
     let mut blobs = Vec::with_capacity(
         catalog.packages.len()
             + catalog.channels.len()
@@ -81,29 +117,25 @@ fn ordered_blobs(catalog: &Catalog) -> Vec<Blob<'_>> {
             + catalog.deprecations.len(),
     );
     // Blobs without a package are dropped, as opm drops them.
-    blobs.extend(
-        (catalog.packages.iter().map(|l| &l.item))
-            .filter(|package| !package.name.is_empty())
-            .map(Blob::Package),
-    );
-    blobs.extend(
-        (catalog.channels.iter().map(|l| &l.item))
-            .filter(|channel| !channel.package.is_empty())
-            .map(Blob::Channel),
-    );
-    blobs.extend(
-        (catalog.bundles.iter().map(|l| &l.item))
-            .filter(|bundle| !bundle.package.is_empty())
-            .map(Blob::Bundle),
-    );
-    blobs.extend(catalog.others.iter().map(|l| Blob::Other(&l.item)));
-    blobs.extend(
-        (catalog.deprecations.iter().map(|l| &l.item))
-            .filter(|deprecation| !deprecation.package.is_empty())
-            .map(Blob::Deprecation),
-    );
-    // A stable sort: load order is kept within each kind.
-    blobs.sort_by(|a, b| a.order().cmp(&b.order()));
+    blobs.extend(entries(0, &catalog.packages, |p: &Package| {
+        !p.name.is_empty()
+    }));
+    blobs.extend(entries(1, &catalog.channels, |c: &Channel| {
+        !c.package.is_empty()
+    }));
+    blobs.extend(entries(2, &catalog.bundles, |b: &Bundle| {
+        !b.package.is_empty()
+    }));
+    blobs.extend(entries(3, &catalog.others, |_: &Other| true));
+    blobs.extend(entries(4, &catalog.deprecations, |d: &Deprecation| {
+        !d.package.is_empty()
+    }));
+    // Load order is kept among equal keys: they are blobs of one kind, whose
+    // indices are in load order. (A stable sort would need a scratch copy of up to
+    // all the entries.)
+    blobs.sort_unstable_by(|a, b| {
+        (a.blob(catalog).order(), a.index).cmp(&(b.blob(catalog).order(), b.index))
+    });
     blobs
 }
 
@@ -120,7 +152,8 @@ pub(crate) struct NamedBlob {
 pub(crate) fn named_blobs(catalog: &Catalog) -> Vec<NamedBlob> {
     ordered_blobs(catalog)
         .into_iter()
-        .map(|blob| {
+        .map(|entry| {
+            let blob = entry.blob(catalog);
             let (kind, package, name): (String, &str, &str) = match blob {
                 Blob::Package(package) => ("package".to_owned(), &package.name, &package.name),
                 Blob::Channel(channel) => ("channel".to_owned(), &channel.package, &channel.name),
@@ -169,7 +202,7 @@ pub(crate) fn write_catalog(
     if format == Format::Yaml
         && let Some(error) = blobs
             .par_iter()
-            .find_map_first(|blob| yaml::check(&blob.node()).err())
+            .find_map_first(|entry| yaml::check(&entry.blob(catalog).node()).err())
     {
         return Err(error.into());
     }
@@ -186,7 +219,7 @@ pub(crate) fn write_catalog(
             .par_chunks(per_task)
             .map(|task| {
                 let mut sink = Capped::new(TASK_CAP);
-                encode(task, format, &mut sink)?;
+                encode(catalog, task, format, &mut sink)?;
                 Ok(sink.into_bytes())
             })
             .collect();
@@ -198,7 +231,7 @@ pub(crate) fn write_catalog(
             } else {
                 bytes_written += TASK_CAP;
                 let mut sink = Spill::new(&mut *out, SPILL_SIZE);
-                encode(task, format, &mut sink)?;
+                encode(catalog, task, format, &mut sink)?;
                 sink.finish()?;
             }
         }
@@ -207,9 +240,14 @@ pub(crate) fn write_catalog(
     Ok(())
 }
 
-fn encode(blobs: &[Blob<'_>], format: Format, sink: &mut impl Sink) -> Result<(), WriteError> {
-    for blob in blobs {
-        let node = blob.node();
+fn encode(
+    catalog: &Catalog,
+    blobs: &[Entry],
+    format: Format,
+    sink: &mut impl Sink,
+) -> Result<(), WriteError> {
+    for entry in blobs {
+        let node = entry.blob(catalog).node();
         match format {
             Format::Json => json::write_pretty(&node, sink),
             Format::Yaml => yaml::write_document(&node, sink)?,
@@ -267,6 +305,49 @@ mod tests {
         );
     }
 
+    /// Among blobs of equal keys (thousands, so that the sort is not a simple
+    /// insertion sort), load order is kept.
+    #[test]
+    fn equal_keys_keep_load_order() {
+        let mut lines = Vec::new();
+        for number in 0..3000 {
+            lines.push(format!(r#"{{"schema":"x.y","name":"o{number}"}}"#));
+            lines.push(format!(
+                r#"{{"schema":"olm.bundle","package":"p","name":"b","image":"i{number}"}}"#
+            ));
+            lines.push(format!(
+                r#"{{"schema":"x.y","package":"p","name":"p{number}"}}"#
+            ));
+        }
+        let catalog = crate::catalog::decode_bytes(
+            std::path::Path::new("c.json"),
+            lines.join("\n").into_bytes(),
+        )
+        .expect("a catalog");
+        let named = named_blobs(&catalog);
+        let others: Vec<&str> = named
+            .iter()
+            .filter(|b| b.package.is_empty())
+            .map(|b| b.name.as_str())
+            .collect();
+        let expected: Vec<String> = (0..3000).map(|number| format!("o{number}")).collect();
+        assert_eq!(others, expected);
+        let in_package: Vec<&str> = named
+            .iter()
+            .filter(|b| b.kind == "x.y" && !b.package.is_empty())
+            .map(|b| b.name.as_str())
+            .collect();
+        let expected: Vec<String> = (0..3000).map(|number| format!("p{number}")).collect();
+        assert_eq!(in_package, expected);
+        let images: Vec<bool> = named
+            .iter()
+            .filter(|b| b.kind == "bundle")
+            .enumerate()
+            .map(|(number, b)| b.text.contains(&format!("\"image\": \"i{number}\"")))
+            .collect();
+        assert!(images.len() == 3000 && images.iter().all(|&ok| ok));
+    }
+
     /// Blobs nested deeply enough that a task's output passes `TASK_CAP` are
     /// written straight to the output, byte for byte as when buffered.
     #[test]
@@ -287,7 +368,7 @@ mod tests {
         for format in [Format::Json, Format::Yaml] {
             let blobs = ordered_blobs(&catalog);
             let mut expected = Vec::new();
-            encode(&blobs, format, &mut expected).expect("encoded");
+            encode(&catalog, &blobs, format, &mut expected).expect("encoded");
             assert!(expected.len() > TASK_CAP || format == Format::Yaml);
             let mut written = Vec::new();
             write_catalog(&catalog, format, &mut written).expect("written");
