@@ -31,7 +31,13 @@ use crate::model::{Bundle, Channel, Deprecation, Package};
 
 /// A file blobs are located in, shared by all of them: a thin pointer, so that a
 /// location costs 16 bytes (catalogs of many tiny blobs hold one per blob).
-pub(crate) type SharedPath = Arc<PathBuf>;
+pub(crate) type SharedPath = Arc<Box<Path>>;
+
+/// A path to share among locations: one allocation for the path and one for the
+/// count (a catalog of many small files keeps one per file).
+pub(crate) fn shared_path(path: &Path) -> SharedPath {
+    Arc::new(path.into())
+}
 
 /// Where a blob starts: the file and the 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -55,7 +61,7 @@ impl Location {
 
     /// The start of a file of its own (a bundle directory, a template, a test).
     pub(crate) fn start_of(file: impl Into<PathBuf>) -> Location {
-        Location::new(&Arc::new(file.into()), 1, 1)
+        Location::new(&shared_path(&file.into()), 1, 1)
     }
 }
 
@@ -306,7 +312,7 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
             });
         }
     };
-    let file: SharedPath = Arc::new(shown.to_path_buf());
+    let file = shared_path(shown);
     let expected = expected_blobs(&text);
     let mut catalog = Catalog::default();
     let mut cursor = LineCursor::default();

@@ -8,11 +8,10 @@
 
 use std::io::Read as _;
 use std::path::Path;
-use std::sync::Arc;
 
 use super::json::{JsonError, JsonStream};
 use super::meta::{self, Origin};
-use super::{Catalog, LineCursor, Location, SharedPath};
+use super::{Catalog, LineCursor, Location};
 
 /// Files from this size on are read a block at a time.
 pub(super) const STREAM_FROM: u64 = 4 << 20;
@@ -31,7 +30,7 @@ pub(super) fn load_large_json(path: &Path, shown: &Path, size: u64) -> Option<Ca
         return None;
     }
     let mut file = std::fs::File::open(path).ok()?;
-    let shared: SharedPath = Arc::new(shown.to_path_buf());
+    let shared = super::shared_path(shown);
     let mut catalog = Catalog::default();
     let mut buffer: Vec<u8> = Vec::with_capacity(2 * BLOCK);
     let mut cursor = LineCursor::default();

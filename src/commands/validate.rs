@@ -267,7 +267,7 @@ fn load_outcome(error: &ValidateError) -> Outcome {
 fn file_finding(error: &catalog::LoadError) -> Finding {
     let (path, position) = error.position();
     let (line, column) = position.unwrap_or((1, 1));
-    let location = Location::new(&std::sync::Arc::new(path.to_path_buf()), line, column);
+    let location = Location::new(&catalog::shared_path(path), line, column);
     unreadable(error.message(), error).at(&location)
 }
 

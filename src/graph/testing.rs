@@ -1,7 +1,5 @@
 //! Test helper: a catalog from JSON lines, without files.
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use crate::catalog::{Catalog, Located, Location};
@@ -14,7 +12,11 @@ pub(crate) fn catalog(lines: &str) -> Catalog {
         if line.trim().is_empty() {
             continue;
         }
-        let location = Location::new(&Arc::new("catalog.json".into()), index + 1, 1);
+        let location = Location::new(
+            &crate::catalog::shared_path(std::path::Path::new("catalog.json")),
+            index + 1,
+            1,
+        );
         let Value::Object(map) = serde_json::from_str(line).expect("test blob is JSON") else {
             panic!("test blob is not an object: {line}");
         };

@@ -160,7 +160,7 @@ pub(crate) fn render(
 ) -> Result<Catalog, TemplateError> {
     let source = Source {
         text,
-        file: Arc::new(file.to_path_buf()),
+        file: crate::catalog::shared_path(file),
     };
     let catalog = match kind {
         TemplateType::Basic => basic::render(&source, renderer),

@@ -139,7 +139,7 @@ impl Sources {
     fn get(&mut self, file: &crate::catalog::SharedPath) -> Option<Arc<str>> {
         self.texts
             .entry(Arc::clone(file))
-            .or_insert_with(|| std::fs::read_to_string(file.as_path()).ok().map(Arc::from))
+            .or_insert_with(|| std::fs::read_to_string(&**file).ok().map(Arc::from))
             .clone()
     }
 }
@@ -250,7 +250,13 @@ mod tests {
 
     #[test]
     fn offsets_count_characters() {
-        let location = |line, column| Location::new(&Arc::new("x".into()), line, column);
+        let location = |line, column| {
+            Location::new(
+                &crate::catalog::shared_path(std::path::Path::new("x")),
+                line,
+                column,
+            )
+        };
         let text = "a: b\nä: c\n  d: e\n";
         assert_eq!(offset(text, &location(1, 1)), 0);
         assert_eq!(offset(text, &location(2, 2)), 7);
