@@ -135,9 +135,7 @@ impl std::fmt::Display for ReadError {
 /// files of `/proc` and `/sys` (also through links) are refused unread.
 pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {
     use std::io::Read as _;
-    if let Ok(real) = std::fs::canonicalize(path)
-        && (real.starts_with("/proc") || real.starts_with("/sys"))
-    {
+    if is_pseudo(path) {
         return Err(ReadError::Pseudo);
     }
     let limit = get().max_file_size;
@@ -154,6 +152,12 @@ pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::TooLarge { limit });
     }
     Ok(bytes)
+}
+
+/// Whether `path` leads into procfs or sysfs, whose files are refused unread.
+pub(crate) fn is_pseudo(path: &std::path::Path) -> bool {
+    std::fs::canonicalize(path)
+        .is_ok_and(|real| real.starts_with("/proc") || real.starts_with("/sys"))
 }
 
 /// A size for messages: `512 MiB`, `8 GiB`, `1000 bytes`.

@@ -26,7 +26,7 @@ const SNIFF_LENGTH: usize = 4096;
 /// blobs that all decode (or cannot be read): the caller reads it whole.
 pub(super) fn load_large_json(path: &Path, shown: &Path, size: u64) -> Option<Catalog> {
     let limit = crate::limits::get().max_file_size;
-    if size < STREAM_FROM || size > limit {
+    if size < STREAM_FROM || size > limit || crate::limits::is_pseudo(path) {
         return None;
     }
     let mut file = std::fs::File::open(path).ok()?;
