@@ -12,9 +12,40 @@ use crate::validate::Finding;
 /// The version of fbc's report shapes (schemas/validate.schema.json).
 pub(crate) const FORMAT_VERSION: f64 = 1.0;
 
-/// The whole report, ending with a newline.
+/// The whole report, ending with a newline: `write_node` of [`report_fields`], with
+/// the findings made into trees and written one at a time (a catalog can have a
+/// finding per blob, and all their trees at once would cost more than the report).
 pub(crate) fn write(outcome: &Outcome) -> String {
-    write_node(&Node::Object(report_fields(outcome)))
+    let mut out = vec![b'{'];
+    let mut fields = vec![("formatVersion".into(), Node::Number(FORMAT_VERSION))];
+    fields.extend(verdict_fields(outcome));
+    for (key, value) in &fields {
+        newline(&mut out, 1);
+        write_string(key, &mut out);
+        out.extend_from_slice(b": ");
+        write_indented(value, 1, &mut out);
+        out.push(b',');
+    }
+    newline(&mut out, 1);
+    write_string("findings", &mut out);
+    out.extend_from_slice(b": ");
+    if outcome.findings.is_empty() {
+        out.extend_from_slice(b"[]");
+    } else {
+        out.push(b'[');
+        for (index, finding) in outcome.findings.iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            newline(&mut out, 2);
+            write_indented(&finding_node(finding), 2, &mut out);
+        }
+        newline(&mut out, 1);
+        out.push(b']');
+    }
+    newline(&mut out, 0);
+    out.extend_from_slice(b"}\n");
+    String::from_utf8(out).expect("the writer emits UTF-8")
 }
 
 /// One catalog's report: opm's fields and the findings, after `formatVersion`.
@@ -34,6 +65,16 @@ pub(crate) fn write_node(node: &Node<'_>) -> String {
 
 /// `passed`, opm's `error` when there is one, and `findings`.
 pub(crate) fn outcome_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)> {
+    let mut fields = verdict_fields(outcome);
+    fields.push((
+        "findings".into(),
+        Node::Array(outcome.findings.iter().map(finding_node).collect()),
+    ));
+    fields
+}
+
+/// `passed`, and opm's `error` when there is one.
+fn verdict_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)> {
     let mut fields = vec![("passed".into(), Node::Bool(outcome.passed))];
     if let Some(message) = &outcome.opm_message {
         fields.push((
@@ -41,10 +82,6 @@ pub(crate) fn outcome_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)>
             Node::Object(vec![("message".into(), Node::str(message))]),
         ));
     }
-    fields.push((
-        "findings".into(),
-        Node::Array(outcome.findings.iter().map(finding_node).collect()),
-    ));
     fields
 }
 
@@ -142,6 +179,7 @@ fn write_string(text: &str, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::Rule;
 
     #[test]
     fn passing_reports_have_no_error_key() {
@@ -154,6 +192,35 @@ mod tests {
             write(&outcome),
             "{\n  \"formatVersion\": 1,\n  \"passed\": true,\n  \"findings\": []\n}\n"
         );
+    }
+
+    /// Findings written one at a time make the report the whole tree makes.
+    #[test]
+    fn the_report_equals_its_tree_written_whole() {
+        let location = crate::catalog::Location::start_of("c.json");
+        for count in [0, 1, 3] {
+            let mut findings: Vec<Finding> = (0..count)
+                .map(|index| {
+                    Finding::new(Rule::ImageNotPinned, format!("m<{index}>"))
+                        .package("p")
+                        .bundle(&format!("b{index}"))
+                        .at(&location)
+                        .help("h & h")
+                })
+                .collect();
+            for opm_message in [None, Some("x".to_owned())] {
+                let outcome = Outcome {
+                    findings,
+                    opm_message,
+                    passed: count == 0,
+                };
+                assert_eq!(
+                    write(&outcome),
+                    write_node(&Node::Object(report_fields(&outcome)))
+                );
+                findings = outcome.findings;
+            }
+        }
     }
 
     #[test]
