@@ -42,7 +42,11 @@ impl ErrorTree {
     pub(crate) fn render(&self) -> String {
         let mut out = String::new();
         self.render_into("", true, &mut out);
-        out.trim().to_owned()
+        // Trimmed in place: the tree of a catalog of many broken packages is long.
+        out.truncate(out.trim_end().len());
+        let start = out.len() - out.trim_start().len();
+        out.drain(..start);
+        out
     }
 
     fn render_into(&self, prefix: &str, last: bool, out: &mut String) {
