@@ -26,6 +26,7 @@ mod resolve;
 mod semver;
 mod semver_range;
 mod shown;
+mod stack;
 mod stale;
 mod template;
 mod validate;
@@ -51,13 +52,6 @@ impl From<ExitStatus> for std::process::ExitCode {
     }
 }
 
-/// The stack of the thread that runs a command and of every worker thread. A
-/// catalog value can nest 10,000 levels (the loader's limit, Go's), and the code
-/// that converts, checks and writes values recurses into them; threads get 2 MiB
-/// by default, the main thread 8 MiB, and an unoptimised build needs several times
-/// what an optimised one does. Only the pages a deep value uses are ever touched.
-pub(crate) const WORKER_STACK: usize = 256 << 20;
-
 /// Runs one parsed command line.
 pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
     output::diagnostics::set_color(cli.color);
@@ -65,37 +59,14 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
     // Built once per process: a second call (tests run commands in one process)
     // keeps the first pool.
     let _ = rayon::ThreadPoolBuilder::new()
-        .stack_size(WORKER_STACK)
+        .stack_size(stack::DEEP_STACK)
         .build_global();
     interrupt::install();
-    let outcome = on_deep_stack(|| run_command(cli));
+    let outcome = stack::on_deep_stack(|| run_command(cli));
     // An interrupted command that returns (its workers stopped) leaves the exit to
     // the handler, which is still removing what they wrote.
     interrupt::wait_if_stopping();
     outcome
-}
-
-/// Runs `work` on a thread with [`WORKER_STACK`] (on this one if no thread can be
-/// made); a panic carries on in the caller.
-fn on_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
-    let work = std::sync::Mutex::new(Some(work));
-    let take = || {
-        work.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take()
-            .expect("the work runs once")
-    };
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("fbc".to_owned())
-            .stack_size(WORKER_STACK)
-            .spawn_scoped(scope, || take()());
-        match spawned.map(std::thread::ScopedJoinHandle::join) {
-            Ok(Ok(value)) => value,
-            Ok(Err(panic)) => std::panic::resume_unwind(panic),
-            Err(_) => take()(),
-        }
-    })
 }
 
 fn run_command(cli: cli::Cli) -> miette::Result<ExitStatus> {

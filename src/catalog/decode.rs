@@ -58,12 +58,18 @@ pub(crate) fn decode_file<'a>(
     text: &'a str,
     receive: &mut Receiver<'_, 'a>,
 ) -> Option<DecodeError> {
-    let sniff_end = floor_char_boundary(text, SNIFF_LENGTH.min(text.len()));
-    if text[..sniff_end].trim_start().starts_with('{') {
+    if reads_as_json(text) {
         decode_json(text, receive)
     } else {
         decode_yaml(text, 0, receive, None)
     }
+}
+
+/// Whether opm reads a file starting with `text` (its first 4 KiB at least) as a
+/// JSON stream: the first character past white space in what it peeks at is `{`.
+pub(super) fn reads_as_json(text: &str) -> bool {
+    let sniff_end = floor_char_boundary(text, SNIFF_LENGTH.min(text.len()));
+    text[..sniff_end].trim_start().starts_with('{')
 }
 
 fn floor_char_boundary(text: &str, mut index: usize) -> usize {

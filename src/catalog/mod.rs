@@ -364,8 +364,23 @@ fn expected_blobs(text: &str) -> usize {
     if text.len() < LARGE {
         return 0;
     }
-    let keys = memchr::memmem::find_iter(text.as_bytes(), b"schema").count();
-    keys.min(text.len() / "{\"schema\":\"\"}".len())
+    blob_estimate(text, text.len() as u64)
+}
+
+/// [`expected_blobs`] for a file of `size` bytes of which `sample` is the start:
+/// an eighth more than the sample suggests when it is not the whole file (a list
+/// that runs out of room doubles, copying every blob, while room never used costs
+/// no memory).
+fn blob_estimate(sample: &str, size: u64) -> usize {
+    let keys = memchr::memmem::find_iter(sample.as_bytes(), b"schema").count() as u64;
+    let sampled = sample.len() as u64;
+    let estimate = if sampled >= size {
+        keys
+    } else {
+        keys * size / sampled.max(1) * 9 / 8 + 64
+    };
+    let most = size / "{\"schema\":\"\"}".len() as u64;
+    usize::try_from(estimate.min(most)).unwrap_or(usize::MAX)
 }
 
 fn invalid_file(

@@ -19,9 +19,6 @@ pub(super) const STREAM_FROM: u64 = 4 << 20;
 /// How much is read at a time (more while one value does not fit).
 const BLOCK: usize = 1 << 20;
 
-/// How far opm peeks to decide between JSON and YAML (as `decode::SNIFF_LENGTH`).
-const SNIFF_LENGTH: usize = 4096;
-
 /// The catalog of a large JSON file, `None` when the file is not a JSON stream of
 /// blobs that all decode (or cannot be read): the caller reads it whole.
 pub(super) fn load_large_json(path: &Path, shown: &Path, size: u64) -> Option<Catalog> {
@@ -97,21 +94,9 @@ pub(super) fn load_large_json(path: &Path, shown: &Path, size: u64) -> Option<Ca
 }
 
 /// From the start of the file: `None` unless opm would read it as JSON, else about
-/// how many blobs the file holds (each names its `schema`), from the first block.
+/// how many blobs the file holds.
 fn first_block(text: &str, size: u64) -> Option<usize> {
-    let mut sniff_end = SNIFF_LENGTH.min(text.len());
-    while !text.is_char_boundary(sniff_end) {
-        sniff_end -= 1;
-    }
-    if !text[..sniff_end].trim_start().starts_with('{') {
-        return None;
-    }
-    // An eighth more than the first block suggests: a list that runs out of room
-    // doubles, copying every blob, while room never used costs no memory.
-    let keys = memchr::memmem::find_iter(text.as_bytes(), b"schema").count() as u64;
-    let estimate = keys * size / (text.len() as u64).max(1) * 9 / 8 + 64;
-    let most = size / "{\"schema\":\"\"}".len() as u64;
-    Some(usize::try_from(estimate.min(most)).unwrap_or(usize::MAX))
+    super::decode::reads_as_json(text).then(|| super::blob_estimate(text, size))
 }
 
 #[cfg(test)]

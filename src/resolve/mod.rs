@@ -116,34 +116,6 @@ pub(crate) enum ResolveError {
     NoSubscription,
 }
 
-/// Stack for work that recurses as deep as a rule or constraint nests: reserved
-/// address space, only what is used is touched.
-const DEEP_STACK: usize = 256 << 20;
-
-/// Runs `work` on a thread with [`DEEP_STACK`]: CEL rules and `olm.constraint`
-/// trees are compiled and evaluated by recursion, as deep as they nest.
-fn deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
-    let work = std::sync::Mutex::new(Some(work));
-    let run = || {
-        let work = work.lock().ok().and_then(|mut slot| slot.take());
-        work.map(|work| work())
-    };
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .stack_size(DEEP_STACK)
-            .spawn_scoped(scope, run);
-        let done = match spawned {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            // No thread to be had: the work runs here, with this thread's stack.
-            Err(_) => None,
-        };
-        done.or_else(run)
-            .expect("the work runs once, here or on the thread")
-    })
-}
-
 /// Splits `NAME=VALUE`.
 pub(crate) fn split_pair(text: &str) -> Option<(String, String)> {
     let (name, value) = text.split_once('=')?;

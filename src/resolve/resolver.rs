@@ -238,7 +238,7 @@ impl Resolver<'_> {
                 .iter()
                 .any(|(kind, _)| kind == "olm.constraint")
             {
-                super::deep_stack(|| requirements(&e.properties))
+                crate::stack::on_deep_stack(|| requirements(&e.properties))
             } else {
                 requirements(&e.properties)
             };
@@ -284,7 +284,7 @@ impl Resolver<'_> {
         let key = format!("{predicate:?}");
         if !self.matches.contains_key(&key) {
             let (universe, visible) = (self.universe, &self.visible);
-            let found = super::deep_stack(|| {
+            let found = crate::stack::on_deep_stack(|| {
                 visible
                     .iter()
                     .flat_map(|s| universe.sources[*s].entries.iter().copied())

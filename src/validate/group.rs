@@ -104,50 +104,41 @@ mod tests {
     use crate::catalog::{Located, Location};
     use crate::model::{Bundle, Channel, Package};
 
-    fn at() -> Location {
-        Location::start_of("c.json")
+    fn located<T>(item: T) -> Located<T> {
+        Located {
+            item,
+            location: Location::start_of("c.json"),
+        }
     }
 
     #[test]
     fn groups_hold_whole_packages_in_name_order() {
         let mut catalog = Catalog::default();
-        // 3,000 packages in reverse name order, each with a channel and two bundles;
-        // a channel and a bundle of a package that does not exist.
+        // 3,000 packages in reverse name order, each with a channel and two bundles,
+        // and a bundle of a package that does not exist.
         for number in (0..3000).rev() {
             let package = format!("p{number:04}");
-            catalog.packages.push(Located {
-                item: Package {
-                    name: package.as_str().into(),
-                    ..Package::default()
-                },
-                location: at(),
-            });
-            catalog.channels.push(Located {
-                item: Channel {
-                    name: "stable".into(),
-                    package: package.as_str().into(),
-                    ..Channel::default()
-                },
-                location: at(),
-            });
+            catalog.packages.push(located(Package {
+                name: package.as_str().into(),
+                ..Package::default()
+            }));
+            catalog.channels.push(located(Channel {
+                name: "stable".into(),
+                package: package.as_str().into(),
+                ..Channel::default()
+            }));
             for version in 0..2 {
-                catalog.bundles.push(Located {
-                    item: Bundle {
-                        name: format!("{package}.v{version}").into(),
-                        package: package.as_str().into(),
-                        ..Bundle::default()
-                    },
-                    location: at(),
-                });
+                catalog.bundles.push(located(Bundle {
+                    name: format!("{package}.v{version}").into(),
+                    package: package.as_str().into(),
+                    ..Bundle::default()
+                }));
             }
         }
-        catalog.bundles.push(Located {
-            item: Bundle {
-                package: "p1500x".into(),
-                ..Bundle::default()
-            },
-            location: at(),
-        });
+        catalog.bundles.push(located(Bundle {
+            package: "p1500x".into(),
+            ..Bundle::default()
+        }));
         let groups = Groups::new(&catalog);
         let (mut packages_seen, mut channels_seen, mut bundles_seen) =
             (Vec::new(), Vec::new(), Vec::new());
