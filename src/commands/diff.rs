@@ -44,7 +44,10 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
                 .flatten()
                 .map(|s| s.revision.as_str())
                 .collect();
-            gitlab::write(&issues(&report, &revisions))
+            let mut out = Vec::new();
+            gitlab::write(issues(&report, &revisions).into_iter(), &mut out)
+                .expect("writing to memory succeeds");
+            String::from_utf8(out).expect("the report is UTF-8")
         }
     };
     write_stdout(output.as_bytes())?;

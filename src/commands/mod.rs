@@ -13,6 +13,23 @@ pub(crate) mod upgrade_path;
 pub(crate) mod validate;
 pub(crate) mod version;
 
+/// Writes what `write` gives a buffer to stdout as it comes (a report is never held
+/// whole); a reader that stops early (`| head`) is not an error.
+pub(crate) fn stream_stdout<T>(
+    write: impl FnOnce(&mut crate::output::sink::Spill<'_, std::io::StdoutLock<'static>>) -> T,
+) -> std::io::Result<T> {
+    let mut stdout = std::io::stdout().lock();
+    let mut spill = crate::output::sink::Spill::new(&mut stdout, 64 * 1024);
+    let result = write(&mut spill);
+    match spill
+        .finish()
+        .and_then(|()| std::io::Write::flush(&mut stdout))
+    {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(result),
+        other => other.map(|()| result),
+    }
+}
+
 /// Writes `bytes` on stdout; a reader that stops early (`| head`) is not an error.
 pub(crate) fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;

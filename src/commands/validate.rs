@@ -12,7 +12,7 @@ use crate::catalog::{self, Location};
 use crate::cli::{ValidateArgs, ValidateFormat};
 use crate::output::diagnostics::print_report as report_error;
 use crate::output::gitlab;
-use crate::output::node::Node;
+use crate::output::node::{Each, Items, Node};
 use crate::shown::Form;
 use crate::validate::report::{self, Outcome, Settings, display_path};
 use crate::validate::{Finding, Rule, Severity, validate};
@@ -102,38 +102,44 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
     for failure in checked.iter_mut().filter_map(|c| c.failure.take()) {
         report_error(&miette::Report::new(failure));
     }
-    // One catalog's findings are written as they are; several are merged.
-    let merged;
-    let all = if several {
-        merged = merge(&checked);
-        &merged
-    } else {
-        &checked[0].outcome
-    };
-    let text = match args.output {
+    // Reports are written as they are made; several catalogs' findings one part
+    // each.
+    let parts: Vec<&[Finding]> = checked.iter().map(|c| &c.outcome.findings[..]).collect();
+    let written = super::stream_stdout(|out| match args.output {
         ValidateFormat::Text => unreachable!("written above"),
-        ValidateFormat::Json if several => report::json::write_node(&several_node(&checked)),
-        ValidateFormat::Json => report::json::write(&checked[0].outcome),
-        ValidateFormat::Yaml => {
-            let written = if several {
-                report::yaml::write_node(&several_node(&checked))
-            } else {
-                report::yaml::write(&checked[0].outcome)
-            };
-            match written {
-                Ok(text) => text,
-                Err(error) => {
-                    // Reported, with the verdict's exit code, as opm does.
-                    report_error(&miette::Report::new(ValidateError::Yaml(error)));
-                    return Ok(status.max(ExitStatus::Failure));
-                }
-            }
+        ValidateFormat::Json if several => {
+            let catalogs = catalogs_each(&checked);
+            report::json::write_node(&several_node(&checked, &catalogs), out);
+            Ok(())
         }
-        ValidateFormat::Sarif => report::sarif::write(all),
-        ValidateFormat::Github => report::github::write(all),
-        ValidateFormat::Gitlab => gitlab::write(&issues(all)),
-    };
-    super::write_stdout(text.as_bytes()).map_err(ValidateError::Write)?;
+        ValidateFormat::Json => {
+            report::json::write(&checked[0].outcome, out);
+            Ok(())
+        }
+        ValidateFormat::Yaml if several => {
+            let catalogs = catalogs_each(&checked);
+            report::yaml::write_node(&several_node(&checked, &catalogs), out)
+        }
+        ValidateFormat::Yaml => report::yaml::write(&checked[0].outcome, out),
+        ValidateFormat::Sarif => {
+            report::sarif::write(&parts, out);
+            Ok(())
+        }
+        ValidateFormat::Github => {
+            report::github::write(parts.iter().flat_map(|part| part.iter()), out);
+            Ok(())
+        }
+        ValidateFormat::Gitlab => {
+            let findings = parts.iter().flat_map(|part| part.iter());
+            gitlab::write(findings.map(issue), out).expect("a buffer takes every byte");
+            Ok(())
+        }
+    });
+    if let Err(error) = written.map_err(ValidateError::Write)? {
+        // Reported, with the verdict's exit code, as opm does.
+        report_error(&miette::Report::new(ValidateError::Yaml(error)));
+        return Ok(status.max(ExitStatus::Failure));
+    }
     Ok(status)
 }
 
@@ -321,27 +327,9 @@ fn write_text(checked: Vec<Checked>, quiet: bool) {
 }
 
 /// `{"formatVersion": 1, "passed", "catalogs": [{"directory", "passed", "error",
-/// "findings"}]}` (schemas/validate.schema.json).
-fn several_node(checked: &[Checked]) -> Node<'_> {
-    let catalogs = checked
-        .iter()
-        .map(|one| {
-            let mut fields = vec![
-                (
-                    "directory".into(),
-                    Node::String(display_path(&one.directory, Form::Data).into()),
-                ),
-                ("passed".into(), Node::Bool(one.outcome.passed)),
-                ("loaded".into(), Node::Bool(one.loaded)),
-            ];
-            fields.extend(
-                report::json::outcome_fields(&one.outcome)
-                    .into_iter()
-                    .skip(1),
-            );
-            Node::Object(fields)
-        })
-        .collect();
+/// "findings"}]}` (schemas/validate.schema.json), the catalogs made by `catalogs`,
+/// one of [`catalogs_each`].
+fn several_node<'a>(checked: &[Checked], catalogs: &'a Each<'a>) -> Node<'a> {
     Node::Object(vec![
         (
             "formatVersion".into(),
@@ -351,54 +339,62 @@ fn several_node(checked: &[Checked]) -> Node<'_> {
             "passed".into(),
             Node::Bool(checked.iter().all(|c| c.outcome.passed)),
         ),
-        ("catalogs".into(), Node::Array(catalogs)),
+        (
+            "catalogs".into(),
+            Node::Items(Items::new(checked.len(), catalogs)),
+        ),
     ])
 }
 
-/// Every catalog's findings as one outcome (SARIF, GitHub and GitLab locate each
-/// finding by its file; the catalog is named in each when there are several).
-fn merge(checked: &[Checked]) -> Outcome {
-    Outcome {
-        findings: checked
-            .iter()
-            .flat_map(|c| c.outcome.findings.iter().cloned())
-            .collect(),
-        opm_message: None,
-        passed: checked.iter().all(|c| c.outcome.passed),
+/// Hands each catalog's object to a visitor, its findings made as they are written.
+fn catalogs_each(checked: &[Checked]) -> impl Fn(&mut dyn for<'n> FnMut(&Node<'n>)) + Sync + '_ {
+    move |visit| {
+        for one in checked {
+            let findings = report::json::findings_each(&one.outcome.findings);
+            let mut fields = vec![
+                (
+                    "directory".into(),
+                    Node::String(display_path(&one.directory, Form::Data).into()),
+                ),
+                ("passed".into(), Node::Bool(one.outcome.passed)),
+                ("loaded".into(), Node::Bool(one.loaded)),
+            ];
+            fields.extend(
+                report::json::outcome_fields(&one.outcome, &findings)
+                    .into_iter()
+                    .skip(1),
+            );
+            visit(&Node::Object(fields));
+        }
     }
 }
 
-fn issues(outcome: &Outcome) -> Vec<gitlab::Issue> {
-    outcome
-        .findings
-        .iter()
-        .map(|finding| {
-            let (path, line) = finding.locations.first().map_or_else(
-                || (finding.catalog.as_deref().unwrap_or_default().to_owned(), 1),
-                |location| {
-                    (
-                        display_path(&location.file, Form::Data),
-                        location.line as usize,
-                    )
-                },
-            );
-            let about = report::subject(finding);
-            let description = if about.is_empty() {
-                finding.message.to_string()
-            } else {
-                format!("{about}: {}", finding.message)
-            };
-            gitlab::Issue {
-                identity: format!("{path}\0{description}"),
-                description,
-                check_name: format!("fbc-validate/{}", finding.rule.id()),
-                severity: match finding.severity {
-                    Severity::Error => "major",
-                    Severity::Warning => "minor",
-                },
-                path,
-                line,
-            }
-        })
-        .collect()
+/// A finding as a GitLab issue.
+fn issue(finding: &Finding) -> gitlab::Issue {
+    let (path, line) = finding.locations.first().map_or_else(
+        || (finding.catalog.as_deref().unwrap_or_default().to_owned(), 1),
+        |location| {
+            (
+                display_path(&location.file, Form::Data),
+                location.line as usize,
+            )
+        },
+    );
+    let about = report::subject(finding);
+    let description = if about.is_empty() {
+        finding.message.to_string()
+    } else {
+        format!("{about}: {}", finding.message)
+    };
+    gitlab::Issue {
+        identity: format!("{path}\0{description}"),
+        description,
+        check_name: format!("fbc-validate/{}", finding.rule.id()),
+        severity: match finding.severity {
+            Severity::Error => "major",
+            Severity::Warning => "minor",
+        },
+        path,
+        line,
+    }
 }

@@ -33,21 +33,14 @@ fn write_node(node: &Node<'_>, out: &mut impl Sink, indent: Option<usize>) {
         Node::Number(value) => out.extend_from_slice(number::json(*value).as_bytes()),
         Node::String(text) => write_string(text, out),
         Node::Raw(text) => write_raw(text, out, indent),
-        Node::Array(items) => {
-            out.push(b'[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(b',');
-                }
-                if let Some(depth) = indent {
-                    newline(out, depth + 1);
-                }
-                write_node(item, out, indent.map(|depth| depth + 1));
-            }
-            if let (Some(depth), false) = (indent, items.is_empty()) {
-                newline(out, depth);
-            }
-            out.push(b']');
+        Node::Array(items) => write_array(
+            items.is_empty(),
+            |visit| items.iter().for_each(visit),
+            out,
+            indent,
+        ),
+        Node::Items(items) => {
+            write_array(items.is_empty(), |visit| items.for_each(visit), out, indent);
         }
         Node::Object(fields) => {
             out.push(b'{');
@@ -71,6 +64,30 @@ fn write_node(node: &Node<'_>, out: &mut impl Sink, indent: Option<usize>) {
             out.push(b'}');
         }
     }
+}
+
+/// An array whose items `each` hands over one at a time.
+fn write_array(
+    empty: bool,
+    each: impl FnOnce(&mut dyn for<'n> FnMut(&Node<'n>)),
+    out: &mut impl Sink,
+    indent: Option<usize>,
+) {
+    out.push(b'[');
+    let mut first = true;
+    each(&mut |item| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
+        if let Some(depth) = indent {
+            newline(out, depth + 1);
+        }
+        write_node(item, out, indent.map(|depth| depth + 1));
+    });
+    if let (Some(depth), false) = (indent, empty) {
+        newline(out, depth);
+    }
+    out.push(b']');
 }
 
 /// Go's string encoding with HTML escaping off.

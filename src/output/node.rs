@@ -19,6 +19,64 @@ pub(crate) enum Node<'a> {
     /// order and number spelling; the YAML writer, which re-reads opm's JSON
     /// anyway, decodes it where it comes to it.
     Raw(Cow<'a, str>),
+    /// An array whose items are made one at a time as a writer comes to them: a
+    /// report of many findings never holds every finding's tree at once.
+    Items(Items<'a>),
+}
+
+/// The items of a [`Node::Items`]: how many there are, and a function that hands
+/// each to a visitor in order (the visitor takes nodes of any lifetime, so an item
+/// may borrow what the function builds for it).
+#[derive(Clone, Copy)]
+pub(crate) struct Items<'a> {
+    len: usize,
+    each: &'a Each<'a>,
+}
+
+/// Hands every item to the visitor, in order.
+pub(crate) type Each<'a> = dyn Fn(&mut dyn for<'n> FnMut(&Node<'n>)) + Sync + 'a;
+
+/// A function for [`Items`] that hands `make(item)` for each of `items` to its
+/// visitor.
+pub(crate) fn each<'a, T: Sync + 'a>(
+    items: impl Iterator<Item = &'a T> + Clone + Sync + 'a,
+    make: impl Fn(&'a T) -> Node<'a> + Sync + 'a,
+) -> impl Fn(&mut dyn for<'n> FnMut(&Node<'n>)) + Sync + 'a {
+    move |visit| items.clone().for_each(|item| visit(&make(item)))
+}
+
+impl<'a> Items<'a> {
+    /// `each` must hand `len` items to its visitor.
+    pub(crate) fn new(len: usize, each: &'a Each<'a>) -> Self {
+        Items { len, each }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub(crate) fn for_each(&self, visit: &mut dyn for<'n> FnMut(&Node<'n>)) {
+        (self.each)(visit);
+    }
+
+    /// Each item's `Debug` form, which shows every difference (for tests).
+    fn shown(&self) -> Vec<String> {
+        let mut shown = Vec::with_capacity(self.len);
+        self.for_each(&mut |item| shown.push(format!("{item:?}")));
+        shown
+    }
+}
+
+impl std::fmt::Debug for Items<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "Items[{}]", self.shown().join(", "))
+    }
+}
+
+impl PartialEq for Items<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.shown() == other.shown()
+    }
 }
 
 /// The value of a [`Node::Raw`]'s text, decoded as the catalog loader decodes JSON
@@ -54,5 +112,71 @@ impl<'a> Node<'a> {
 
     pub(crate) fn str(text: &'a str) -> Self {
         Node::String(Cow::Borrowed(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Objects with long, multi-line and empty values, as report findings have.
+    fn item(index: usize) -> Node<'static> {
+        Node::Object(vec![
+            ("rule".into(), Node::str("package-without-channels")),
+            (
+                "message".into(),
+                Node::String(format!("{index} {}", "word ".repeat(30)).into()),
+            ),
+            ("help".into(), Node::str("line one\nline two")),
+            ("locations".into(), Node::Array(Vec::new())),
+            (
+                "nested".into(),
+                Node::Array(vec![Node::Number(1.5), Node::Null, Node::Bool(true)]),
+            ),
+        ])
+    }
+
+    /// Items made one at a time are written as the same array held whole, in
+    /// every writer, alone and nested.
+    #[test]
+    fn items_are_written_as_the_array() {
+        for count in [0, 1, 3] {
+            let whole = Node::Array((0..count).map(item).collect());
+            let each = |visit: &mut dyn for<'n> FnMut(&Node<'n>)| {
+                (0..count).for_each(|index| visit(&item(index)));
+            };
+            let made = Node::Items(Items::new(count, &each));
+            for (made, whole) in [
+                (made.clone(), whole.clone()),
+                (
+                    Node::Object(vec![("findings".into(), made)]),
+                    Node::Object(vec![("findings".into(), whole)]),
+                ),
+            ] {
+                let writers: [fn(&Node<'_>) -> Vec<u8>; 3] = [
+                    |node| {
+                        let mut out = Vec::new();
+                        crate::output::json::write_pretty(node, &mut out);
+                        out
+                    },
+                    |node| {
+                        let mut out = Vec::new();
+                        crate::validate::report::json::write_node(node, &mut out);
+                        out
+                    },
+                    |node| {
+                        let mut out = Vec::new();
+                        crate::output::yaml::write_value(node, &mut out).expect("writable");
+                        out
+                    },
+                ];
+                for write in writers {
+                    assert_eq!(
+                        String::from_utf8(write(&made)),
+                        String::from_utf8(write(&whole))
+                    );
+                }
+            }
+        }
     }
 }

@@ -125,6 +125,18 @@ impl<W: Write> Sink for Spill<'_, W> {
     }
 }
 
+impl<W: Write> Write for Spill<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    /// Nothing: the buffer is written when full and by [`Spill::finish`].
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -243,6 +243,7 @@ pub(crate) fn is_empty(node: &Node<'_>) -> bool {
     match node {
         Node::String(text) => text.is_empty(),
         Node::Array(items) => items.is_empty(),
+        Node::Items(items) => items.is_empty(),
         Node::Object(fields) => fields.is_empty(),
         Node::Number(number) => *number == 0.0,
         Node::Bool(flag) => !flag,

@@ -30,6 +30,15 @@ fn check_node(node: &Node<'_>, line: &mut usize) -> Result<(), YamlWriteError> {
     match node {
         Node::String(text) => check_string(text, line),
         Node::Array(items) => items.iter().try_for_each(|item| check_node(item, line)),
+        Node::Items(items) => {
+            let mut result = Ok(());
+            items.for_each(&mut |item| {
+                if result.is_ok() {
+                    result = check_node(item, line);
+                }
+            });
+            result
+        }
         Node::Object(fields) => fields.iter().try_for_each(|(key, value)| {
             let before = *line;
             check_string(key, line)?;

@@ -124,20 +124,24 @@ impl<S: Sink> Emitter<'_, S> {
             }
             Node::Array(items) if items.is_empty() => self.empty_flow(*b"[]"),
             Node::Object(fields) if fields.is_empty() => self.empty_flow(*b"{}"),
-            Node::Array(items) => self.sequence(items, context),
+            Node::Items(items) if items.is_empty() => self.empty_flow(*b"[]"),
+            Node::Array(items) => {
+                self.sequence(|visit| items.iter().for_each(visit), context);
+            }
+            Node::Items(items) => self.sequence(|visit| items.for_each(visit), context),
             Node::Object(fields) => self.mapping(fields),
         }
     }
 
     /// A block sequence; inside a mapping its `-` stay at the key's column.
-    fn sequence(&mut self, items: &[Node<'_>], context: Context) {
+    fn sequence(&mut self, each: impl FnOnce(&mut dyn for<'n> FnMut(&Node<'n>)), context: Context) {
         let saved = self.indent;
         self.increase_indent(false, context.mapping && !self.indention);
-        for item in items {
+        each(&mut |item| {
             self.write_indent();
             self.write_indicator(b"-", true, false, true);
             self.node(item, Context::default());
-        }
+        });
         self.indent = saved;
     }
 

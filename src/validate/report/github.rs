@@ -4,13 +4,14 @@
 
 use std::fmt::Write as _;
 
-use super::{Outcome, display_path, subject};
+use super::{display_path, subject};
+use crate::output::sink::Sink;
 use crate::shown::Form;
-use crate::validate::Severity;
+use crate::validate::{Finding, Severity};
 
-pub(crate) fn write(outcome: &Outcome) -> String {
-    let mut out = String::new();
-    for finding in &outcome.findings {
+/// A workflow command for each of `findings`.
+pub(crate) fn write<'a>(findings: impl Iterator<Item = &'a Finding>, out: &mut impl Sink) {
+    for finding in findings {
         let command = match finding.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -44,14 +45,13 @@ pub(crate) fn write(outcome: &Outcome) -> String {
             message.push_str("\nhelp: ");
             message.push_str(help);
         }
-        let _ = writeln!(
-            out,
-            "::{command} {}::{}",
+        let line = format!(
+            "::{command} {}::{}\n",
             properties.join(","),
             escape_data(&message)
         );
+        out.extend_from_slice(line.as_bytes());
     }
-    out
 }
 
 /// The runner's escaping of a command's message.

@@ -5,76 +5,48 @@
 use std::borrow::Cow;
 
 use super::{Outcome, display_path};
-use crate::output::node::Node;
+use crate::output::node::{self, Each, Items, Node};
+use crate::output::sink::Sink;
 use crate::shown::Form;
 use crate::validate::Finding;
 
 /// The version of fbc's report shapes (schemas/validate.schema.json).
 pub(crate) const FORMAT_VERSION: f64 = 1.0;
 
-/// The whole report, ending with a newline: `write_node` of [`report_fields`], with
-/// the findings made into trees and written one at a time (a catalog can have a
-/// finding per blob, and all their trees at once would cost more than the report).
-pub(crate) fn write(outcome: &Outcome) -> String {
-    let mut out = vec![b'{'];
-    let mut fields = vec![("formatVersion".into(), Node::Number(FORMAT_VERSION))];
-    fields.extend(verdict_fields(outcome));
-    for (key, value) in &fields {
-        newline(&mut out, 1);
-        write_string(key, &mut out);
-        out.extend_from_slice(b": ");
-        write_indented(value, 1, &mut out);
-        out.push(b',');
-    }
-    newline(&mut out, 1);
-    write_string("findings", &mut out);
-    out.extend_from_slice(b": ");
-    if outcome.findings.is_empty() {
-        out.extend_from_slice(b"[]");
-    } else {
-        out.push(b'[');
-        for (index, finding) in outcome.findings.iter().enumerate() {
-            if index > 0 {
-                out.push(b',');
-            }
-            newline(&mut out, 2);
-            write_indented(&finding_node(finding), 2, &mut out);
-        }
-        newline(&mut out, 1);
-        out.push(b']');
-    }
-    newline(&mut out, 0);
-    out.extend_from_slice(b"}\n");
-    String::from_utf8(out).expect("the writer emits UTF-8")
+/// The whole report, ending with a newline. Findings are made into trees one at a
+/// time as they are written: a catalog can have a finding per blob, and all their
+/// trees at once would cost more than the report.
+pub(crate) fn write(outcome: &Outcome, out: &mut impl Sink) {
+    let findings = findings_each(&outcome.findings);
+    write_node(&report(outcome, &findings), out);
 }
 
-/// One catalog's report: opm's fields and the findings, after `formatVersion`.
-pub(crate) fn report_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)> {
+/// One catalog's report: `formatVersion`, then [`outcome_fields`].
+pub(crate) fn report<'a>(outcome: &'a Outcome, findings: &'a Each<'a>) -> Node<'a> {
     let mut fields = vec![("formatVersion".into(), Node::Number(FORMAT_VERSION))];
-    fields.extend(outcome_fields(outcome));
-    fields
+    fields.extend(outcome_fields(outcome, findings));
+    Node::Object(fields)
+}
+
+/// The function that hands the findings' trees to [`outcome_fields`].
+pub(crate) fn findings_each(
+    findings: &[Finding],
+) -> impl Fn(&mut dyn for<'n> FnMut(&Node<'n>)) + Sync + '_ {
+    node::each(findings.iter(), finding_node)
 }
 
 /// A report object as Go's indenting encoder writes it, ending with a newline.
-pub(crate) fn write_node(node: &Node<'_>) -> String {
-    let mut out = Vec::new();
-    write_indented(node, 0, &mut out);
+pub(crate) fn write_node(node: &Node<'_>, out: &mut impl Sink) {
+    write_indented(node, 0, out);
     out.push(b'\n');
-    String::from_utf8(out).expect("the writer emits UTF-8")
 }
 
-/// `passed`, opm's `error` when there is one, and `findings`.
-pub(crate) fn outcome_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)> {
-    let mut fields = verdict_fields(outcome);
-    fields.push((
-        "findings".into(),
-        Node::Array(outcome.findings.iter().map(finding_node).collect()),
-    ));
-    fields
-}
-
-/// `passed`, and opm's `error` when there is one.
-fn verdict_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)> {
+/// `passed`, opm's `error` when there is one, and `findings` (made by `findings`,
+/// one of [`findings_each`]).
+pub(crate) fn outcome_fields<'a>(
+    outcome: &'a Outcome,
+    findings: &'a Each<'a>,
+) -> Vec<(Cow<'a, str>, Node<'a>)> {
     let mut fields = vec![("passed".into(), Node::Bool(outcome.passed))];
     if let Some(message) = &outcome.opm_message {
         fields.push((
@@ -82,6 +54,10 @@ fn verdict_fields(outcome: &Outcome) -> Vec<(Cow<'_, str>, Node<'_>)> {
             Node::Object(vec![("message".into(), Node::str(message))]),
         ));
     }
+    fields.push((
+        "findings".into(),
+        Node::Items(Items::new(outcome.findings.len(), findings)),
+    ));
     fields
 }
 
@@ -124,24 +100,20 @@ fn number(value: usize) -> Node<'static> {
     Node::Number(value as f64)
 }
 
-fn newline(out: &mut Vec<u8>, depth: usize) {
+fn newline(out: &mut impl Sink, depth: usize) {
     out.push(b'\n');
-    out.extend(std::iter::repeat_n(b' ', depth * 2));
+    for _ in 0..depth {
+        out.extend_from_slice(b"  ");
+    }
 }
 
-fn write_indented(node: &Node<'_>, depth: usize, out: &mut Vec<u8>) {
+fn write_indented(node: &Node<'_>, depth: usize, out: &mut impl Sink) {
     match node {
         Node::Array(items) if !items.is_empty() => {
-            out.push(b'[');
-            for (index, item) in items.iter().enumerate() {
-                if index > 0 {
-                    out.push(b',');
-                }
-                newline(out, depth + 1);
-                write_indented(item, depth + 1, out);
-            }
-            newline(out, depth);
-            out.push(b']');
+            write_items(|visit| items.iter().for_each(visit), depth, out);
+        }
+        Node::Items(items) if !items.is_empty() => {
+            write_items(|visit| items.for_each(visit), depth, out);
         }
         Node::Object(fields) if !fields.is_empty() => {
             out.push(b'{');
@@ -162,8 +134,31 @@ fn write_indented(node: &Node<'_>, depth: usize, out: &mut Vec<u8>) {
     }
 }
 
+/// A non-empty array whose items `each` hands over one at a time.
+fn write_items(
+    each: impl FnOnce(&mut dyn for<'n> FnMut(&Node<'n>)),
+    depth: usize,
+    out: &mut impl Sink,
+) {
+    out.push(b'[');
+    let mut first = true;
+    each(&mut |item| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
+        newline(out, depth + 1);
+        write_indented(item, depth + 1, out);
+    });
+    newline(out, depth);
+    out.push(b']');
+}
+
 /// Go's string encoding with its default HTML escaping of `<`, `>` and `&`.
-fn write_string(text: &str, out: &mut Vec<u8>) {
+fn write_string(text: &str, out: &mut impl Sink) {
+    if !text.bytes().any(|byte| matches!(byte, b'<' | b'>' | b'&')) {
+        crate::output::json::write_string(text, out);
+        return;
+    }
     let mut escaped = Vec::with_capacity(text.len() + 2);
     crate::output::json::write_string(text, &mut escaped);
     for byte in escaped {
@@ -181,6 +176,12 @@ mod tests {
     use super::*;
     use crate::validate::Rule;
 
+    fn written(outcome: &Outcome) -> String {
+        let mut out = Vec::new();
+        write(outcome, &mut out);
+        String::from_utf8(out).expect("UTF-8")
+    }
+
     #[test]
     fn passing_reports_have_no_error_key() {
         let outcome = Outcome {
@@ -189,7 +190,7 @@ mod tests {
             passed: true,
         };
         assert_eq!(
-            write(&outcome),
+            written(&outcome),
             "{\n  \"formatVersion\": 1,\n  \"passed\": true,\n  \"findings\": []\n}\n"
         );
     }
@@ -214,9 +215,16 @@ mod tests {
                     opm_message,
                     passed: count == 0,
                 };
+                let trees = Node::Array(outcome.findings.iter().map(finding_node).collect());
+                let mut whole = report(&outcome, &|_| {});
+                if let Node::Object(fields) = &mut whole {
+                    fields.last_mut().expect("findings").1 = trees;
+                }
+                let mut expected = Vec::new();
+                write_node(&whole, &mut expected);
                 assert_eq!(
-                    write(&outcome),
-                    write_node(&Node::Object(report_fields(&outcome)))
+                    written(&outcome),
+                    String::from_utf8(expected).expect("UTF-8")
                 );
                 findings = outcome.findings;
             }
@@ -231,7 +239,7 @@ mod tests {
             passed: false,
         };
         assert_eq!(
-            write(&outcome),
+            written(&outcome),
             "{\n  \"formatVersion\": 1,\n  \"passed\": false,\n  \"error\": {\n    \"message\": \"invalid skipRange \\\"\\u003c1.0.0 \\u0026 \\u003e0.1\\\":\\n└── x\"\n  },\n  \"findings\": []\n}\n"
         );
     }

@@ -4,9 +4,10 @@
 
 use std::borrow::Cow;
 
-use super::{Outcome, relative_path};
+use super::relative_path;
 use crate::catalog::Location;
-use crate::output::node::Node;
+use crate::output::node::{self, Items, Node};
+use crate::output::sink::Sink;
 use crate::shown;
 use crate::validate::{Finding, Rule, Severity};
 
@@ -19,7 +20,9 @@ const INFORMATION_URI: &str = if env!("CARGO_PKG_HOMEPAGE").is_empty() {
     env!("CARGO_PKG_HOMEPAGE")
 };
 
-pub(crate) fn write(outcome: &Outcome) -> String {
+/// The report of every finding of `parts` (one part per catalog), each result made
+/// as it is written.
+pub(crate) fn write(parts: &[&[Finding]], out: &mut impl Sink) {
     let rules = Rule::ALL.iter().map(|rule| rule_node(*rule)).collect();
     let driver = Node::Object(vec![
         ("name".into(), Node::str("fbc")),
@@ -31,20 +34,19 @@ pub(crate) fn write(outcome: &Outcome) -> String {
         ("informationUri".into(), Node::str(INFORMATION_URI)),
         ("rules".into(), Node::Array(rules)),
     ]);
-    let results = outcome.findings.iter().map(result_node).collect();
+    let results = node::each(parts.iter().flat_map(|part| part.iter()), result_node);
+    let count = parts.iter().map(|part| part.len()).sum();
     let run = Node::Object(vec![
         ("tool".into(), Node::Object(vec![("driver".into(), driver)])),
         ("columnKind".into(), Node::str("unicodeCodePoints")),
-        ("results".into(), Node::Array(results)),
+        ("results".into(), Node::Items(Items::new(count, &results))),
     ]);
     let document = Node::Object(vec![
         ("$schema".into(), Node::str(SCHEMA)),
         ("version".into(), Node::str("2.1.0")),
         ("runs".into(), Node::Array(vec![run])),
     ]);
-    let mut out = Vec::new();
-    crate::output::json::write_pretty(&document, &mut out);
-    String::from_utf8(out).expect("the writer emits UTF-8")
+    crate::output::json::write_pretty(&document, out);
 }
 
 fn level(severity: Severity) -> &'static str {

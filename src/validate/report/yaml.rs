@@ -4,19 +4,23 @@
 
 use super::Outcome;
 use crate::output::node::Node;
+use crate::output::sink::Sink;
 use crate::output::yaml::{YamlWriteError, write_value};
 
-/// The report, or yaml.v2's refusal of a string in it (opm then prints nothing).
-pub(crate) fn write(outcome: &Outcome) -> Result<String, YamlWriteError> {
-    write_node(&Node::Object(super::json::report_fields(outcome)))
+/// The report, or yaml.v2's refusal of a string in it (opm then prints nothing,
+/// and nothing is written).
+pub(crate) fn write(outcome: &Outcome, out: &mut impl Sink) -> Result<(), YamlWriteError> {
+    let findings = super::json::findings_each(&outcome.findings);
+    write_node(&super::json::report(outcome, &findings), out)
 }
 
-/// A report object in opm's YAML shape.
-pub(crate) fn write_node(node: &Node<'_>) -> Result<String, YamlWriteError> {
-    let mut out = Vec::new();
-    write_value(node, &mut out)?;
+/// A report object in opm's YAML shape; nothing is written when it is refused (the
+/// whole report is checked before its first byte is written, findings made one at
+/// a time on both passes).
+pub(crate) fn write_node(node: &Node<'_>, out: &mut impl Sink) -> Result<(), YamlWriteError> {
+    write_value(node, out)?;
     out.push(b'\n');
-    Ok(String::from_utf8(out).expect("the YAML writer writes UTF-8"))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -24,11 +28,14 @@ mod tests {
     use super::*;
 
     fn report(message: &str) -> Result<String, YamlWriteError> {
-        write(&Outcome {
+        let outcome = Outcome {
             findings: Vec::new(),
             opm_message: Some(message.to_owned()),
             passed: false,
-        })
+        };
+        let mut out = Vec::new();
+        write(&outcome, &mut out)?;
+        Ok(String::from_utf8(out).expect("UTF-8"))
     }
 
     #[test]
