@@ -13,9 +13,10 @@ use crate::cli::{ValidateArgs, ValidateFormat};
 use crate::output::diagnostics::print_report as report_error;
 use crate::output::gitlab;
 use crate::output::node::{Each, Items, Node};
+use crate::output::sink::Spill;
 use crate::shown::Form;
 use crate::validate::report::{self, Outcome, Settings, display_path};
-use crate::validate::{Finding, Rule, Severity, validate};
+use crate::validate::{Finding, Rule, Severity, validate_with};
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 enum ValidateError {
@@ -78,6 +79,7 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
             .iter()
             .filter_map(|id| Rule::from_id(id))
             .collect(),
+        opm_text: matches!(args.output, ValidateFormat::Json | ValidateFormat::Yaml),
     };
     let others = with_catalogs(args)?;
     let several = args.directories.len() > 1;
@@ -223,7 +225,7 @@ fn check(
         });
     let (mut outcome, failure) = match loaded {
         Ok(catalog) => {
-            let mut validation = validate(&catalog);
+            let mut validation = validate_with(&catalog, settings.opm_text);
             if let Some(others) = others {
                 validation
                     .findings
@@ -300,9 +302,14 @@ fn write_text(checked: Vec<Checked>, quiet: bool) {
             eprintln!("==> {} <==", display_path(&one.directory, Form::Text));
         }
         let status = one.status();
-        match one.failure {
-            Some(failure) => report_error(&miette::Report::new(failure)),
-            None => eprint!("{}", report::text::write(&one.outcome, shown)),
+        if let Some(failure) = one.failure {
+            report_error(&miette::Report::new(failure));
+        } else {
+            // As stderr takes it: a report of many errors is never held whole.
+            let mut stderr = std::io::stderr().lock();
+            let mut out = Spill::new(&mut stderr, 64 * 1024);
+            report::text::write(&one.outcome, shown, &mut out);
+            let _ = out.finish();
         }
         if several {
             eprintln!();

@@ -57,7 +57,7 @@ pub(crate) fn print_report(report: &miette::Report) {
 
 /// Longest source line a snippet may show: past it (a one-line JSON stream of
 /// megabytes), the report is printed plainly, with locations only.
-const SNIPPET_LINE_LIMIT: usize = 400;
+pub(crate) const SNIPPET_LINE_LIMIT: usize = 400;
 
 /// Whether a snippet of this diagnostic (or of a related one) would print a line
 /// longer than [`SNIPPET_LINE_LIMIT`].
@@ -83,6 +83,18 @@ fn has_long_snippet(diagnostic: &dyn Diagnostic) -> bool {
 /// One diagnostic and its related ones, each line after `indent`: the header, the
 /// causes not already in the message, the locations (snippets when `fancy`), the help.
 pub(crate) fn render(diagnostic: &dyn Diagnostic, fancy: bool, indent: &str, out: &mut String) {
+    render_listing(diagnostic, fancy, indent, &[], out);
+}
+
+/// [`render`], with `listed` locations (`file:line:column`) shown after the
+/// diagnostic's own, undrawn.
+pub(crate) fn render_listing(
+    diagnostic: &dyn Diagnostic,
+    fancy: bool,
+    indent: &str,
+    listed: &[String],
+    out: &mut String,
+) {
     let fancy = fancy && !has_long_snippet(diagnostic);
     let (severity, colour) = match diagnostic.severity() {
         Some(miette::Severity::Warning) => ("warning", "33"),
@@ -119,6 +131,9 @@ pub(crate) fn render(diagnostic: &dyn Diagnostic, fancy: bool, indent: &str, out
         for location in locations(diagnostic) {
             let _ = writeln!(out, "{indent}  --> {location}");
         }
+    }
+    for location in listed {
+        let _ = writeln!(out, "{indent}  --> {location}");
     }
     if let Some(help) = diagnostic.help() {
         let help = help

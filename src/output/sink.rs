@@ -137,6 +137,13 @@ impl<W: Write> Write for Spill<'_, W> {
     }
 }
 
+impl<W: Write> std::fmt::Write for Spill<'_, W> {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

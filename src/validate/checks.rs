@@ -14,11 +14,11 @@ use crate::semver_range::Range;
 use super::chain;
 use super::finding::{Collector, Finding, Rule};
 use super::model::{BundleBlob, Model, ModelChannel, ModelPackage};
-use super::tree::ErrorTree;
+use super::tree::{ErrorTree, StreamedRoot};
 
 /// Validates the model of a group of packages; their problems join opm's tree
 /// under `root`.
-pub(crate) fn validate(model: &Model<'_>, collector: &mut Collector, root: &mut ErrorTree) {
+pub(crate) fn validate(model: &Model<'_>, collector: &mut Collector, root: &mut StreamedRoot) {
     for package in model.packages.values() {
         let mut checker = PackageChecker {
             package,

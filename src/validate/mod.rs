@@ -35,14 +35,21 @@ pub(crate) struct Validation {
 
 /// Validates a loaded catalog.
 pub(crate) fn validate(catalog: &Catalog) -> Validation {
+    validate_with(catalog, true)
+}
+
+/// Validates a loaded catalog; without `opm_text` only whether opm fails it is
+/// kept (`opm_message` is then empty when it does), which spares the text of a
+/// catalog of many broken packages where nothing prints it.
+pub(crate) fn validate_with(catalog: &Catalog, opm_text: bool) -> Validation {
     let mut collector = finding::Collector::default();
-    let mut tree = tree::ErrorTree::node("invalid index".to_owned());
+    let mut root = tree::StreamedRoot::new("invalid index", opm_text);
     // The model of a few packages at a time: beside a catalog of many small
     // packages, a model of all of them would be about as large as the catalog.
     group::Groups::new(catalog).for_each(|group| {
         let mut model = convert::convert(catalog, group, &mut collector);
         deprecations::apply(catalog, group, &mut model, &mut collector);
-        checks::validate(&model, &mut collector, &mut tree);
+        checks::validate(&model, &mut collector, &mut root);
         lints::check_model(&model, &mut collector);
     });
     // The schema checks skip bundles with errors, and decode values on every
@@ -50,11 +57,10 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
     // blob, exist.
     schemas::check(catalog, &mut collector);
     lints::check_blobs(catalog, &mut collector);
-    let opm_message = collector
-        .opm_error
-        .take()
-        .map(|(_, message)| message)
-        .or_else(|| tree.or_none().map(|tree| tree.render()));
+    let opm_message = match collector.opm_error.take() {
+        Some((_, message)) => Some(message),
+        None => root.finish(),
+    };
     let mut findings = collector.findings;
     sort_findings(&mut findings);
     findings.dedup();

@@ -38,14 +38,13 @@ impl ErrorTree {
         }
     }
 
-    /// The text opm prints: the tree with `├── `/`└── ` prefixes, trimmed.
+    /// The text opm prints: the tree with `├── `/`└── ` prefixes, trimmed
+    /// ([`StreamedRoot`] writes it for a root whose causes come one at a time).
+    #[cfg(test)]
     pub(crate) fn render(&self) -> String {
         let mut out = String::new();
         self.render_into("", true, &mut out);
-        // Trimmed in place: the tree of a catalog of many broken packages is long.
-        out.truncate(out.trim_end().len());
-        let start = out.len() - out.trim_start().len();
-        out.drain(..start);
+        trim(&mut out);
         out
     }
 
@@ -80,6 +79,55 @@ impl ErrorTree {
             child.render_into(&format!("{base}{marker}"), child_last, out);
         }
     }
+}
+
+/// opm's root node with its causes written as text as they come: each cause but
+/// the latest is written at once, so the tree of a catalog of many broken packages
+/// is never held whole. Without text (`keep_text` false) only whether there are
+/// causes is kept.
+pub(crate) struct StreamedRoot {
+    message: &'static str,
+    text: Option<String>,
+    latest: Option<ErrorTree>,
+}
+
+impl StreamedRoot {
+    pub(crate) fn new(message: &'static str, keep_text: bool) -> StreamedRoot {
+        StreamedRoot {
+            message,
+            text: keep_text.then(String::new),
+            latest: None,
+        }
+    }
+
+    pub(crate) fn push(&mut self, cause: ErrorTree) {
+        if let (Some(previous), Some(text)) = (self.latest.replace(cause), &mut self.text) {
+            previous.render_into("├── ", false, text);
+        }
+    }
+
+    /// opm's text as [`ErrorTree::render`] writes the whole tree (empty when the
+    /// text was not kept); `None` when there is no cause, opm's `orNil`.
+    pub(crate) fn finish(self) -> Option<String> {
+        let latest = self.latest?;
+        let Some(causes) = self.text else {
+            return Some(String::new());
+        };
+        let mut out = format!("{}:\n", self.message);
+        out.push_str(&causes);
+        drop(causes);
+        latest.render_into("└── ", true, &mut out);
+        trim(&mut out);
+        Some(out)
+    }
+}
+
+/// The text without surrounding whitespace, trimmed in place: the text of a
+/// catalog of many broken packages is long.
+fn trim(out: &mut String) {
+    out.truncate(out.trim_end().len());
+    let start = out.len() - out.trim_start().len();
+    out.drain(..start);
 }
 
 #[cfg(test)]
@@ -128,6 +176,28 @@ mod tests {
             tree.render(),
             "invalid index:\n└── invalid package \"foo\":\n    └── invalid channel \"alpha\":\n        └── invalid bundle \"b\":\n            ├── x\n            └── y"
         );
+    }
+
+    /// Causes written as they come read as the whole tree rendered.
+    #[test]
+    fn a_streamed_root_renders_as_the_tree() {
+        let causes = [
+            node("foo", vec![leaf("foo1"), node("deep", vec![leaf("d")])]),
+            leaf("plain "),
+            node("bar", vec![leaf("bar1"), leaf("bar2")]),
+        ];
+        for count in 0..=causes.len() {
+            let mut streamed = StreamedRoot::new("invalid index", true);
+            let mut verdict = StreamedRoot::new("invalid index", false);
+            for cause in &causes[..count] {
+                streamed.push(cause.clone());
+                verdict.push(cause.clone());
+            }
+            let whole = node("invalid index", causes[..count].to_vec());
+            let expected = whole.or_none().map(|tree| tree.render());
+            assert_eq!(verdict.finish().is_some(), expected.is_some());
+            assert_eq!(streamed.finish(), expected);
+        }
     }
 
     #[test]

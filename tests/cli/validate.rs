@@ -735,3 +735,62 @@ fn many_warnings_of_one_rule_are_counted_and_quiet_hides_them() {
     assert!(!text.contains("warning["), "{text}");
     assert_eq!(text.matches("error[").count(), 7, "{text}");
 }
+
+/// On a terminal, findings are drawn over their lines, numbered as in the file,
+/// with the lines around them only; findings on a line too long to draw (a
+/// catalog on one line) are listed by location, each found without reading the
+/// line up to it.
+#[test]
+fn snippets_draw_the_file_s_lines_and_list_locations_on_long_lines() {
+    use std::fmt::Write as _;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut lines = String::new();
+    for number in 0..40 {
+        let _ = writeln!(lines, "{{\"schema\":\"x.filler\",\"name\":\"f{number}\"}}");
+    }
+    lines.push_str("{\"schema\":\"olm.package\",\"name\":\"drawn\",\"defaultChannel\":\"s\"}\n");
+    std::fs::write(dir.path().join("a.json"), lines).expect("write");
+    let blob = |number: usize| format!("{{\"schema\":\"olm.package\",\"name\":\"p{number:04}\"}}");
+    let one_line: String = (0..3000).map(blob).collect();
+    std::fs::write(dir.path().join("b.json"), one_line).expect("write");
+    let path = dir.path().to_str().expect("UTF-8 path");
+    let output = run(&["--color", "always", "validate", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stderr(&output);
+    let plain = text
+        .split('\x1b')
+        .enumerate()
+        .map(|(index, part)| {
+            if index == 0 {
+                part
+            } else {
+                part.split_once('m').map_or(part, |(_, rest)| rest)
+            }
+        })
+        .collect::<String>();
+    // Line 41 of a.json, drawn between lines 40 and 42 (none), and nothing before.
+    assert!(plain.contains("a.json:41:1]"), "{plain}");
+    assert!(
+        plain.contains(" 41 │ {\"schema\":\"olm.package\",\"name\":\"drawn\""),
+        "{plain}"
+    );
+    assert!(
+        plain.contains(" 40 │ {\"schema\":\"x.filler\",\"name\":\"f39\"}"),
+        "{plain}"
+    );
+    assert!(!plain.contains(" 39 │"), "{plain}");
+    // Every package of b.json is listed at its column.
+    for number in [0, 1, 2999] {
+        let column = 1 + number * blob(0).len();
+        let location = format!("--> {path}/b.json:1:{column}\n");
+        assert_eq!(plain.matches(&location).count(), 2, "{location}");
+    }
+    assert!(
+        !plain.contains("b.json:1:1]"),
+        "no drawing of the long line"
+    );
+    assert!(
+        plain.ends_with("catalog is invalid: 6001 errors, 0 warnings\n"),
+        "{plain}"
+    );
+}

@@ -19,6 +19,9 @@ use crate::catalog::Location;
 pub(crate) struct Settings {
     pub(crate) strict: bool,
     pub(crate) allowed: Vec<Rule>,
+    /// Whether the report prints opm's error text (JSON and YAML do; the other
+    /// formats only need its verdict).
+    pub(crate) opm_text: bool,
 }
 
 /// A validation with the settings applied: what every format reports.

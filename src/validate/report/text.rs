@@ -2,7 +2,6 @@
 //! diagnostics with source snippets on a terminal, plain text otherwise.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use std::sync::Arc;
 
@@ -10,6 +9,7 @@ use miette::{Diagnostic, LabeledSpan, NamedSource};
 
 use super::{Outcome, display_location, display_path, subject};
 use crate::catalog::Location;
+use crate::output::diagnostics::SNIPPET_LINE_LIMIT;
 use crate::shown::Form;
 use crate::validate::{Finding, Severity};
 
@@ -26,9 +26,11 @@ pub(crate) struct Shown {
 /// its images gets one `image-not-pinned` per bundle, thousands in a big catalog.
 const WARNINGS_PER_RULE: usize = 5;
 
-/// The report; empty for a valid catalog without warnings, as opm prints nothing.
-pub(crate) fn write(outcome: &Outcome, shown: Shown) -> String {
-    let mut out = String::new();
+/// Writes the report, finding by finding; nothing for a valid catalog without
+/// warnings, as opm prints nothing.
+pub(crate) fn write(outcome: &Outcome, shown: Shown, out: &mut impl std::fmt::Write) {
+    // Whether anything was written yet.
+    let mut started = false;
     let mut sources = Sources::default();
     let mut current_group: Option<Option<&str>> = None;
     let mut per_rule: std::collections::BTreeMap<crate::validate::Rule, usize> =
@@ -44,20 +46,23 @@ pub(crate) fn write(outcome: &Outcome, shown: Shown) -> String {
         let group = finding.package_name();
         if current_group != Some(group) {
             if current_group.is_some() {
-                out.push('\n');
+                let _ = out.write_char('\n');
             }
             match group {
                 Some(package) => {
                     let _ = writeln!(out, "package {}:", crate::go::fmt::quote(package));
                 }
-                None => out.push_str("catalog:\n"),
+                None => {
+                    let _ = out.write_str("catalog:\n");
+                }
             }
             current_group = Some(group);
         }
+        started = true;
         if shown.fancy {
-            write_fancy(finding, &mut sources, &mut out);
+            write_fancy(finding, &mut sources, out);
         } else {
-            write_plain(finding, &mut out);
+            write_plain(finding, out);
         }
     }
     let (errors, warnings) = (
@@ -65,7 +70,7 @@ pub(crate) fn write(outcome: &Outcome, shown: Shown) -> String {
         outcome.count(Severity::Warning),
     );
     if outcome.findings.is_empty() && outcome.passed {
-        return out;
+        return;
     }
     let hidden: Vec<(crate::validate::Rule, usize)> = per_rule
         .into_iter()
@@ -73,7 +78,8 @@ pub(crate) fn write(outcome: &Outcome, shown: Shown) -> String {
         .map(|(rule, count)| (rule, count - WARNINGS_PER_RULE))
         .collect();
     if !hidden.is_empty() {
-        out.push('\n');
+        let _ = out.write_char('\n');
+        started = true;
     }
     for (rule, count) in hidden {
         let id = rule.id();
@@ -84,8 +90,8 @@ pub(crate) fn write(outcome: &Outcome, shown: Shown) -> String {
         );
     }
     let verdict = if outcome.passed { "valid" } else { "invalid" };
-    if !out.is_empty() {
-        out.push('\n');
+    if started {
+        let _ = out.write_char('\n');
     }
     let _ = writeln!(
         out,
@@ -93,7 +99,6 @@ pub(crate) fn write(outcome: &Outcome, shown: Shown) -> String {
         plural(errors, "error"),
         plural(warnings, "warning")
     );
-    out
 }
 
 fn plural(count: usize, noun: &str) -> String {
@@ -104,7 +109,7 @@ fn plural(count: usize, noun: &str) -> String {
     }
 }
 
-fn write_plain(finding: &Finding, out: &mut String) {
+fn write_plain(finding: &Finding, out: &mut impl std::fmt::Write) {
     let _ = writeln!(
         out,
         "  {}[{}]: {}",
@@ -129,18 +134,96 @@ fn indent_continuation(text: &str, indent: &str) -> String {
     text.replace('\n', &format!("\n{indent}"))
 }
 
-/// File texts read once each, for snippets.
+/// File texts read once each, with where their lines start, for snippets.
 #[derive(Default)]
 struct Sources {
-    texts: HashMap<crate::catalog::SharedPath, Option<Arc<str>>>,
+    texts: HashMap<crate::catalog::SharedPath, Option<Arc<Indexed>>>,
 }
 
 impl Sources {
-    fn get(&mut self, file: &crate::catalog::SharedPath) -> Option<Arc<str>> {
+    fn get(&mut self, file: &crate::catalog::SharedPath) -> Option<Arc<Indexed>> {
         self.texts
             .entry(Arc::clone(file))
-            .or_insert_with(|| std::fs::read_to_string(&**file).ok().map(Arc::from))
+            .or_insert_with(|| {
+                let text: Arc<str> = std::fs::read_to_string(&**file).ok()?.into();
+                let line_starts = std::iter::once(0)
+                    .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1))
+                    .collect();
+                Some(Arc::new(Indexed { text, line_starts }))
+            })
             .clone()
+    }
+}
+
+/// A file's text and the byte offset where each of its lines starts.
+struct Indexed {
+    text: Arc<str>,
+    line_starts: Vec<usize>,
+}
+
+impl Indexed {
+    /// The bytes of a 1-based line, without its line break.
+    fn line(&self, line: u32) -> Option<std::ops::Range<usize>> {
+        let index = (line as usize).checked_sub(1)?;
+        let start = *self.line_starts.get(index)?;
+        let end = self
+            .line_starts
+            .get(index + 1)
+            .map_or(self.text.len(), |next| next - 1);
+        Some(start..end)
+    }
+
+    /// The byte offset of a location (its column counts characters) on a line
+    /// of at most [`SNIPPET_LINE_LIMIT`] bytes, so finding it costs little however
+    /// many findings a file has.
+    fn offset(&self, location: &Location) -> Option<usize> {
+        let line = self.line(location.line)?;
+        if line.len() > SNIPPET_LINE_LIMIT {
+            return None;
+        }
+        let column: usize = self.text[line.clone()]
+            .chars()
+            .take(location.column.saturating_sub(1) as usize)
+            .map(char::len_utf8)
+            .sum();
+        Some(line.start + column)
+    }
+}
+
+/// A file as miette's source: each span is read from a window of the lines around
+/// it, found with the file's line index, so drawing a snippet costs what it shows,
+/// not the part of the file before it. Lines and offsets are the file's.
+struct FileSource(Arc<Indexed>);
+
+impl miette::SourceCode for FileSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let Indexed { text, line_starts } = &*self.0;
+        let line_of = |offset: usize| line_starts.partition_point(|&start| start <= offset) - 1;
+        let end = span.offset() + span.len();
+        if end > text.len() {
+            return Err(miette::MietteError::OutOfBounds);
+        }
+        // The window starts a line before the context and ends a line past it, so
+        // miette finds in it what it finds in the whole text (a span at a
+        // window's very start reads differently).
+        let first_line = line_of(span.offset()).saturating_sub(before + 1);
+        let last_line = line_of(end).saturating_add(after).saturating_add(2);
+        let start = line_starts[first_line];
+        let stop = line_starts.get(last_line).copied().unwrap_or(text.len());
+        let window = &text[start..stop];
+        let inner = window.read_span(&(span.offset() - start, span.len()).into(), before, after)?;
+        Ok(Box::new(miette::MietteSpanContents::new(
+            inner.data(),
+            (inner.span().offset() + start, inner.span().len()).into(),
+            inner.line() + first_line,
+            inner.column(),
+            inner.line_count() + first_line,
+        )))
     }
 }
 
@@ -152,7 +235,7 @@ struct FindingDiagnostic {
     code: String,
     severity: miette::Severity,
     help: Option<String>,
-    snippet: Option<NamedSource<Arc<str>>>,
+    snippet: Option<NamedSource<FileSource>>,
     labels: Vec<LabeledSpan>,
 }
 
@@ -182,24 +265,35 @@ impl Diagnostic for FindingDiagnostic {
     }
 }
 
-fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut String) {
-    let first_file = finding.locations.first().map(|location| &location.file);
-    let source = first_file.and_then(|file| sources.get(file).map(|text| (file, text)));
+fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut impl std::fmt::Write) {
+    // Drawn when the first location's line can be: then the others in its file
+    // that can be too, and the rest named in the help; otherwise all are listed.
+    let first = finding.locations.first();
+    let source = first.and_then(|location| {
+        let indexed = sources.get(&location.file)?;
+        indexed.offset(location)?;
+        Some((&location.file, indexed))
+    });
     let mut labels = Vec::new();
     let mut elsewhere = Vec::new();
     for (index, location) in finding.locations.iter().enumerate() {
-        match &source {
-            Some((file, text)) if location.file == **file => {
+        let drawn = source
+            .as_ref()
+            .filter(|(file, _)| location.file == **file)
+            .and_then(|(_, indexed)| indexed.offset(location));
+        match drawn {
+            Some(offset) => {
                 let label = if index == 0 { "here" } else { "and here" };
-                labels.push(LabeledSpan::new(
-                    Some(label.to_owned()),
-                    offset(text, location),
-                    0,
-                ));
+                labels.push(LabeledSpan::new(Some(label.to_owned()), offset, 0));
             }
-            _ => elsewhere.push(display_location(location)),
+            None => elsewhere.push(display_location(location)),
         }
     }
+    let listed = if source.is_none() {
+        std::mem::take(&mut elsewhere)
+    } else {
+        Vec::new()
+    };
     let mut help: Vec<String> = Vec::new();
     let about = subject(finding);
     if !about.is_empty() {
@@ -219,47 +313,94 @@ fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut String) {
             Severity::Warning => miette::Severity::Warning,
         },
         help: (!help.is_empty()).then(|| help.join("\n")),
-        snippet: source.map(|(file, text)| NamedSource::new(display_path(file, Form::Text), text)),
+        snippet: source
+            .filter(|_| !labels.is_empty())
+            .map(|(file, indexed)| {
+                NamedSource::new(display_path(file, Form::Text), FileSource(indexed))
+            }),
         labels,
     };
-    crate::output::diagnostics::render(&diagnostic, true, "  ", out);
-}
-
-/// The byte offset of a 1-based line and column (in characters).
-fn offset(text: &str, location: &Location) -> usize {
-    let line_start: usize = text
-        .split_inclusive('\n')
-        .take(location.line.saturating_sub(1) as usize)
-        .map(str::len)
-        .sum();
-    let line = text[line_start.min(text.len())..]
-        .lines()
-        .next()
-        .unwrap_or_default();
-    let column: usize = line
-        .chars()
-        .take(location.column.saturating_sub(1) as usize)
-        .map(char::len_utf8)
-        .sum();
-    (line_start + column).min(text.len())
+    let mut text = String::new();
+    crate::output::diagnostics::render_listing(&diagnostic, true, "  ", &listed, &mut text);
+    let _ = out.write_str(&text);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn indexed(text: &str) -> Arc<Indexed> {
+        let directory = tempfile::tempdir().expect("a temporary directory");
+        let path = directory.path().join("catalog.yaml");
+        std::fs::write(&path, text).expect("written");
+        Sources::default()
+            .get(&crate::catalog::shared_path(&path))
+            .expect("readable")
+    }
+
+    fn location(line: usize, column: usize) -> Location {
+        Location::new(
+            &crate::catalog::shared_path(std::path::Path::new("x")),
+            line,
+            column,
+        )
+    }
+
     #[test]
     fn offsets_count_characters() {
-        let location = |line, column| {
-            Location::new(
-                &crate::catalog::shared_path(std::path::Path::new("x")),
-                line,
-                column,
-            )
-        };
-        let text = "a: b\nä: c\n  d: e\n";
-        assert_eq!(offset(text, &location(1, 1)), 0);
-        assert_eq!(offset(text, &location(2, 2)), 7);
-        assert_eq!(offset(text, &location(3, 3)), 13);
+        let file = indexed("a: b\nä: c\n  d: e\n");
+        assert_eq!(file.offset(&location(1, 1)), Some(0));
+        assert_eq!(file.offset(&location(2, 2)), Some(7));
+        assert_eq!(file.offset(&location(3, 3)), Some(13));
+        assert_eq!(file.offset(&location(5, 1)), None);
+    }
+
+    /// Spans read through the line index are what miette reads from the whole
+    /// text, wherever they are and however much context is asked for.
+    #[test]
+    fn file_spans_read_as_the_whole_text_reads_them() {
+        use miette::SourceCode as _;
+        let text = "one\ntwo\r\nthree\n\nfive ä\nsix\nseven";
+        let file = indexed(text);
+        let source = FileSource(Arc::clone(&file));
+        for offset in 0..=text.len() {
+            if !text.is_char_boundary(offset) {
+                continue;
+            }
+            for (length, before, after) in [(0, 0, 0), (0, 1, 1), (1, 1, 1), (3, 2, 0), (0, 0, 3)] {
+                let span = (offset, length.min(text.len() - offset)).into();
+                let expected = text.read_span(&span, before, after).map(|contents| {
+                    (
+                        contents.data().to_vec(),
+                        *contents.span(),
+                        contents.line(),
+                        contents.column(),
+                        contents.line_count(),
+                    )
+                });
+                let read = source.read_span(&span, before, after).map(|contents| {
+                    (
+                        contents.data().to_vec(),
+                        *contents.span(),
+                        contents.line(),
+                        contents.column(),
+                        contents.line_count(),
+                    )
+                });
+                assert_eq!(
+                    read.ok(),
+                    expected.ok(),
+                    "{offset} {length} {before} {after}"
+                );
+            }
+        }
+        let long = "x".repeat(SNIPPET_LINE_LIMIT + 1);
+        let file = indexed(&format!("a\n{long}\n"));
+        assert_eq!(
+            file.offset(&location(2, 1)),
+            None,
+            "a line too long to draw"
+        );
+        assert_eq!(file.offset(&location(1, 1)), Some(0));
     }
 }
