@@ -243,9 +243,10 @@ fn check(
     };
     if several {
         let name = display_path(directory, Form::Data);
-        for finding in &mut outcome.findings {
-            finding.catalog = Some(name.clone().into());
-        }
+        outcome.findings = std::mem::take(&mut outcome.findings)
+            .into_iter()
+            .map(|finding| finding.in_catalog(&name))
+            .collect();
     }
     Checked {
         directory: directory.to_path_buf(),
@@ -379,7 +380,7 @@ fn catalogs_each(checked: &[Checked]) -> impl Fn(&mut dyn for<'n> FnMut(&Node<'n
 /// A finding as a GitLab issue.
 fn issue(finding: &Finding) -> gitlab::Issue {
     let (path, line) = finding.locations.first().map_or_else(
-        || (finding.catalog.as_deref().unwrap_or_default().to_owned(), 1),
+        || (finding.catalog().unwrap_or_default().to_owned(), 1),
         |location| {
             (
                 display_path(&location.file, Form::Data),
@@ -389,9 +390,9 @@ fn issue(finding: &Finding) -> gitlab::Issue {
     );
     let about = report::subject(finding);
     let description = if about.is_empty() {
-        finding.message.to_string()
+        finding.message().to_owned()
     } else {
-        format!("{about}: {}", finding.message)
+        format!("{about}: {}", finding.message())
     };
     gitlab::Issue {
         identity: format!("{path}\0{description}"),

@@ -23,101 +23,126 @@ impl Severity {
     }
 }
 
-/// One problem in a catalog. Strings are boxed text, the package, channel and
-/// bundle names one string, and the locations a boxed slice: a catalog of many
-/// small blobs can have a finding per blob.
+/// One problem in a catalog, in 56 bytes and two allocations: a catalog of many
+/// small blobs can have a finding or two per blob. The message, the package,
+/// channel and bundle concerned, the help and the catalog are one string.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Finding {
     pub(crate) rule: Rule,
     pub(crate) severity: Severity,
-    /// opm's text for the problem, word for word.
-    pub(crate) message: Text,
-    /// The package, channel and bundle concerned, one after the other (read with
-    /// [`Finding::package_name`] and its siblings).
-    names: Text,
-    /// Where the package and the channel end in `names`.
-    name_ends: [u32; 2],
-    /// Which of package, channel and bundle are named (bits 0, 1 and 2).
-    named: u8,
+    /// Which of package, channel, bundle, help and catalog are present (bits 0-4).
+    present: u8,
+    /// Where the message, package, channel, bundle and help end in `texts` (the
+    /// catalog is the rest).
+    ends: [u32; 5],
+    /// The parts, one after the other (read with [`Finding::message`] and its
+    /// siblings).
+    texts: Text,
     /// Where each blob involved starts, the most relevant first.
     pub(crate) locations: Box<[Location]>,
-    /// What opm's message leaves unsaid, where its words could mislead.
-    pub(crate) help: Option<Cow<'static, str>>,
-    /// The catalog directory, when one run validates several.
-    pub(crate) catalog: Option<Text>,
 }
+
+/// The parts of a finding's text, in their order in it.
+const MESSAGE: usize = 0;
+const PACKAGE: usize = 1;
+const CHANNEL: usize = 2;
+const BUNDLE: usize = 3;
+const HELP: usize = 4;
+const CATALOG: usize = 5;
 
 impl Finding {
     pub(crate) fn new(rule: Rule, message: String) -> Finding {
+        let end = u32::try_from(message.len()).unwrap_or(u32::MAX);
         Finding {
             rule,
             severity: rule.default_severity(),
-            message: message.into(),
-            names: Text::default(),
-            name_ends: [0; 2],
-            named: 0,
+            present: 0,
+            ends: [end; 5],
+            texts: message.into(),
             locations: Box::default(),
-            help: None,
-            catalog: None,
         }
     }
 
     pub(crate) fn package(self, name: &str) -> Finding {
-        self.name(0, name)
+        self.with(PACKAGE, name)
     }
 
     pub(crate) fn channel(self, name: &str) -> Finding {
-        self.name(1, name)
+        self.with(CHANNEL, name)
     }
 
     pub(crate) fn bundle(self, name: &str) -> Finding {
-        self.name(2, name)
+        self.with(BUNDLE, name)
+    }
+
+    pub(crate) fn help(self, help: impl Into<Cow<'static, str>>) -> Finding {
+        self.with(HELP, &help.into())
+    }
+
+    /// Names the catalog directory, when one run validates several.
+    pub(crate) fn in_catalog(self, catalog: &str) -> Finding {
+        self.with(CATALOG, catalog)
+    }
+
+    /// opm's text for the problem, word for word.
+    pub(crate) fn message(&self) -> &str {
+        self.part(MESSAGE).unwrap_or_default()
     }
 
     pub(crate) fn package_name(&self) -> Option<&str> {
-        self.named_part(0)
+        self.part(PACKAGE)
     }
 
     pub(crate) fn channel_name(&self) -> Option<&str> {
-        self.named_part(1)
+        self.part(CHANNEL)
     }
 
     pub(crate) fn bundle_name(&self) -> Option<&str> {
-        self.named_part(2)
+        self.part(BUNDLE)
     }
 
-    /// Names the package (0), channel (1) or bundle (2).
-    fn name(mut self, part: usize, name: &str) -> Finding {
-        let mut parts = [0, 1, 2].map(|index| self.named_part(index));
-        parts[part] = Some(name);
+    /// What opm's message leaves unsaid, where its words could mislead.
+    pub(crate) fn help_text(&self) -> Option<&str> {
+        self.part(HELP)
+    }
+
+    /// The catalog directory, when one run validates several.
+    pub(crate) fn catalog(&self) -> Option<&str> {
+        self.part(CATALOG)
+    }
+
+    /// Sets one part (the string is made again: findings are built once).
+    fn with(mut self, index: usize, text: &str) -> Finding {
+        let mut parts = [0, 1, 2, 3, 4, 5].map(|part| self.part(part));
+        parts[index] = Some(text);
         let mut joined = String::with_capacity(parts.iter().flatten().map(|p| p.len()).sum());
-        let (mut ends, mut present) = ([0; 2], 0);
-        for (index, name) in parts.into_iter().enumerate() {
-            if let Some(name) = name {
-                joined.push_str(name);
-                present |= 1 << index;
+        let (mut ends, mut present) = ([0; 5], 0);
+        for (part, text) in parts.into_iter().enumerate() {
+            if let Some(text) = text {
+                joined.push_str(text);
+                if part != MESSAGE {
+                    present |= 1 << (part - 1);
+                }
             }
-            if let Some(end) = ends.get_mut(index) {
+            if let Some(end) = ends.get_mut(part) {
                 *end = u32::try_from(joined.len()).unwrap_or(u32::MAX);
             }
         }
-        self.names = joined.into();
-        self.name_ends = ends;
-        self.named = present;
+        self.texts = joined.into();
+        self.ends = ends;
+        self.present = present;
         self
     }
 
-    fn named_part(&self, part: usize) -> Option<&str> {
-        if self.named & (1 << part) == 0 {
+    fn part(&self, part: usize) -> Option<&str> {
+        if part != MESSAGE && self.present & (1 << (part - 1)) == 0 {
             return None;
         }
-        let start = part
-            .checked_sub(1)
-            .map_or(0, |before| self.name_ends[before]);
-        let end = self.name_ends.get(part).copied();
-        let end = end.map_or(self.names.len(), |end| end as usize);
-        // Names past 4 GiB (not loadable) would read as missing rather than panic.
-        self.names.get(start as usize..end)
+        let start = part.checked_sub(1).map_or(0, |before| self.ends[before]);
+        let end = self.ends.get(part).copied();
+        let end = end.map_or(self.texts.len(), |end| end as usize);
+        // Texts past 4 GiB (not loadable) would read as missing rather than panic.
+        self.texts.get(start as usize..end)
     }
 
     pub(crate) fn at(mut self, location: &Location) -> Finding {
@@ -133,11 +158,6 @@ impl Finding {
         locations.into_iter().fold(self, Finding::at)
     }
 
-    pub(crate) fn help(mut self, help: impl Into<Cow<'static, str>>) -> Finding {
-        self.help = Some(help.into());
-        self
-    }
-
     /// The order findings are reported in: by package (catalog-wide ones first),
     /// then where they are, then by rule.
     pub(crate) fn sort_key(&self) -> impl Ord + '_ {
@@ -147,7 +167,7 @@ impl Finding {
             self.rule,
             self.channel_name(),
             self.bundle_name(),
-            self.message.as_str(),
+            self.message(),
         )
     }
 }
@@ -178,7 +198,7 @@ impl Collector {
             .as_ref()
             .is_none_or(|(first, _)| rank < *first)
         {
-            self.opm_error = Some((rank, finding.message.to_string()));
+            self.opm_error = Some((rank, finding.message().to_owned()));
         }
         self.findings.push(finding);
     }
@@ -326,8 +346,29 @@ mod tests {
             .package("pé");
         assert_eq!(finding, other);
         assert_ne!(finding, other.channel("c"));
+        // Help and catalog are kept beside them, and the message is untouched.
+        let helped = finding.clone().help("h").in_catalog("cat").package("q");
+        assert_eq!(
+            (
+                helped.message(),
+                helped.package_name(),
+                helped.channel_name(),
+                helped.bundle_name(),
+                helped.help_text(),
+                helped.catalog()
+            ),
+            (
+                "m",
+                Some("q"),
+                Some(""),
+                Some("b.v2"),
+                Some("h"),
+                Some("cat")
+            )
+        );
+        assert_eq!((finding.help_text(), finding.catalog()), (None, None));
         // A finding per blob of a catalog: kept small.
-        assert!(std::mem::size_of::<Finding>() <= 104);
+        assert!(std::mem::size_of::<Finding>() <= 56);
     }
 
     #[test]

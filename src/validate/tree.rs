@@ -86,7 +86,7 @@ impl ErrorTree {
 /// is never held whole. Without text (`keep_text` false) only whether there are
 /// causes is kept.
 pub(crate) struct StreamedRoot {
-    message: &'static str,
+    /// The root's message and the causes written so far.
     text: Option<String>,
     latest: Option<ErrorTree>,
 }
@@ -94,8 +94,7 @@ pub(crate) struct StreamedRoot {
 impl StreamedRoot {
     pub(crate) fn new(message: &'static str, keep_text: bool) -> StreamedRoot {
         StreamedRoot {
-            message,
-            text: keep_text.then(String::new),
+            text: keep_text.then(|| format!("{message}:\n")),
             latest: None,
         }
     }
@@ -110,12 +109,9 @@ impl StreamedRoot {
     /// text was not kept); `None` when there is no cause, opm's `orNil`.
     pub(crate) fn finish(self) -> Option<String> {
         let latest = self.latest?;
-        let Some(causes) = self.text else {
+        let Some(mut out) = self.text else {
             return Some(String::new());
         };
-        let mut out = format!("{}:\n", self.message);
-        out.push_str(&causes);
-        drop(causes);
         latest.render_into("└── ", true, &mut out);
         trim(&mut out);
         Some(out)

@@ -26,9 +26,9 @@ pub(crate) fn write<'a>(findings: impl Iterator<Item = &'a Finding>, out: &mut i
             properties.push(format!("col={}", location.column));
         }
         properties.push(format!("title={}", escape_property(finding.rule.id())));
-        let mut message = finding.message.to_string();
+        let mut message = finding.message().to_owned();
         let mut about = subject(finding);
-        if let Some(catalog) = &finding.catalog {
+        if let Some(catalog) = finding.catalog() {
             about = if about.is_empty() {
                 format!("catalog {catalog}")
             } else {
@@ -41,7 +41,7 @@ pub(crate) fn write<'a>(findings: impl Iterator<Item = &'a Finding>, out: &mut i
         for location in finding.locations.iter().skip(1) {
             let _ = write!(message, "\nsee also {}", super::display_location(location));
         }
-        if let Some(help) = finding.help.as_deref() {
+        if let Some(help) = finding.help_text() {
             message.push_str("\nhelp: ");
             message.push_str(help);
         }

@@ -66,7 +66,7 @@ pub(crate) fn finding_node(finding: &Finding) -> Node<'_> {
     let mut fields: Vec<(Cow<'_, str>, Node<'_>)> = vec![
         ("rule".into(), Node::str(finding.rule.id())),
         ("severity".into(), Node::str(finding.severity.as_str())),
-        ("message".into(), Node::str(&finding.message)),
+        ("message".into(), Node::str(finding.message())),
     ];
     for (key, value) in [
         ("package", finding.package_name()),
@@ -88,7 +88,7 @@ pub(crate) fn finding_node(finding: &Finding) -> Node<'_> {
         ])
     });
     fields.push(("locations".into(), Node::Array(locations.collect())));
-    if let Some(help) = finding.help.as_deref() {
+    if let Some(help) = finding.help_text() {
         fields.push(("help".into(), Node::str(help)));
     }
     Node::Object(fields)

@@ -176,8 +176,8 @@ fn location_node(location: &Location, id: Option<usize>) -> Node<'static> {
 }
 
 fn result_node(finding: &Finding) -> Node<'_> {
-    let mut text = finding.message.to_string();
-    if let Some(help) = finding.help.as_deref() {
+    let mut text = finding.message().to_owned();
+    if let Some(help) = finding.help_text() {
         text = format!("{text}\nhelp: {help}");
     }
     let mut fields: Vec<(Cow<'_, str>, Node<'_>)> = vec![
@@ -205,7 +205,7 @@ fn result_node(finding: &Finding) -> Node<'_> {
     }
     let mut properties = Vec::new();
     for (key, value) in [
-        ("catalog", finding.catalog.as_deref()),
+        ("catalog", finding.catalog()),
         ("package", finding.package_name()),
         ("channel", finding.channel_name()),
         ("bundle", finding.bundle_name()),

@@ -115,7 +115,7 @@ fn write_plain(finding: &Finding, out: &mut impl std::fmt::Write) {
         "  {}[{}]: {}",
         finding.severity.as_str(),
         finding.rule.id(),
-        indent_continuation(&finding.message, "    ")
+        indent_continuation(finding.message(), "    ")
     );
     let about = subject(finding);
     if !about.is_empty() {
@@ -124,7 +124,7 @@ fn write_plain(finding: &Finding, out: &mut impl std::fmt::Write) {
     for location in &finding.locations {
         let _ = writeln!(out, "    --> {}", display_location(location));
     }
-    if let Some(help) = finding.help.as_deref() {
+    if let Some(help) = finding.help_text() {
         let _ = writeln!(out, "    help: {help}");
     }
 }
@@ -302,11 +302,11 @@ fn write_fancy(finding: &Finding, sources: &mut Sources, out: &mut impl std::fmt
     if !elsewhere.is_empty() {
         help.push(format!("see also {}", elsewhere.join(", ")));
     }
-    if let Some(text) = finding.help.as_deref() {
+    if let Some(text) = finding.help_text() {
         help.push(text.to_owned());
     }
     let diagnostic = FindingDiagnostic {
-        message: finding.message.to_string(),
+        message: finding.message().to_owned(),
         code: finding.rule.id().to_owned(),
         severity: match finding.severity {
             Severity::Error => miette::Severity::Error,
