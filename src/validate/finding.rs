@@ -2,6 +2,7 @@
 //! concerns and where the blobs involved start. Every output format reads these.
 
 use std::borrow::Cow;
+use std::sync::RwLock;
 
 use crate::catalog::Location;
 use crate::model::Text;
@@ -25,8 +26,9 @@ impl Severity {
 
 /// One problem in a catalog, in 56 bytes and two allocations: a catalog of many
 /// small blobs can have a finding or two per blob. The message, the package,
-/// channel and bundle concerned, the help and the catalog are one string.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// channel and bundle concerned, a help made for it and the catalog are one
+/// string; a help written once in the program is not copied but numbered.
+#[derive(Debug, Clone)]
 pub(crate) struct Finding {
     pub(crate) rule: Rule,
     pub(crate) severity: Severity,
@@ -40,7 +42,54 @@ pub(crate) struct Finding {
     texts: Text,
     /// Where each blob involved starts, the most relevant first.
     pub(crate) locations: Box<[Location]>,
+    /// The number of a help text written once in the program (see
+    /// [`help_number`]), or 0.
+    static_help: u8,
 }
+
+/// Help texts written once in the program, numbered from 1 in the order findings
+/// first use them: a finding keeps a number in a byte of its padding instead of
+/// the text or a pointer to it.
+static HELPS: RwLock<Vec<&'static str>> = RwLock::new(Vec::new());
+
+/// The number of a help text (the same text at the same address), given one if it
+/// has none; `None` once 255 are numbered (the finding then keeps a copy).
+fn help_number(help: &'static str) -> Option<u8> {
+    let same = |known: &&'static str| std::ptr::eq(*known, help);
+    let known = HELPS.read().ok()?.iter().position(same);
+    let index = if let Some(index) = known {
+        index
+    } else {
+        let mut helps = HELPS.write().ok()?;
+        match helps.iter().position(same) {
+            Some(index) => index,
+            None if helps.len() < usize::from(u8::MAX) => {
+                helps.push(help);
+                helps.len() - 1
+            }
+            None => return None,
+        }
+    };
+    u8::try_from(index + 1).ok()
+}
+
+fn numbered_help(number: u8) -> Option<&'static str> {
+    let index = usize::from(number.checked_sub(1)?);
+    HELPS.read().ok()?.get(index).copied()
+}
+
+impl PartialEq for Finding {
+    fn eq(&self, other: &Self) -> bool {
+        self.rule == other.rule
+            && self.severity == other.severity
+            && self.locations == other.locations
+            && [0, 1, 2, 3, 5].map(|part| self.part(part))
+                == [0, 1, 2, 3, 5].map(|part| other.part(part))
+            && self.help_text() == other.help_text()
+    }
+}
+
+impl Eq for Finding {}
 
 /// The parts of a finding's text, in their order in it.
 const MESSAGE: usize = 0;
@@ -60,28 +109,40 @@ impl Finding {
             ends: [end; 5],
             texts: message.into(),
             locations: Box::default(),
+            static_help: 0,
         }
     }
 
     pub(crate) fn package(self, name: &str) -> Finding {
-        self.with(PACKAGE, name)
+        self.with(PACKAGE, Some(name))
     }
 
     pub(crate) fn channel(self, name: &str) -> Finding {
-        self.with(CHANNEL, name)
+        self.with(CHANNEL, Some(name))
     }
 
     pub(crate) fn bundle(self, name: &str) -> Finding {
-        self.with(BUNDLE, name)
+        self.with(BUNDLE, Some(name))
     }
 
     pub(crate) fn help(self, help: impl Into<Cow<'static, str>>) -> Finding {
-        self.with(HELP, &help.into())
+        match help.into() {
+            Cow::Borrowed(help) if let Some(number) = help_number(help) => {
+                let mut finding = self.without(HELP);
+                finding.static_help = number;
+                finding
+            }
+            help => {
+                let mut finding = self.with(HELP, Some(&help));
+                finding.static_help = 0;
+                finding
+            }
+        }
     }
 
     /// Names the catalog directory, when one run validates several.
     pub(crate) fn in_catalog(self, catalog: &str) -> Finding {
-        self.with(CATALOG, catalog)
+        self.with(CATALOG, Some(catalog))
     }
 
     /// opm's text for the problem, word for word.
@@ -103,7 +164,7 @@ impl Finding {
 
     /// What opm's message leaves unsaid, where its words could mislead.
     pub(crate) fn help_text(&self) -> Option<&str> {
-        self.part(HELP)
+        self.part(HELP).or_else(|| numbered_help(self.static_help))
     }
 
     /// The catalog directory, when one run validates several.
@@ -111,10 +172,19 @@ impl Finding {
         self.part(CATALOG)
     }
 
-    /// Sets one part (the string is made again: findings are built once).
-    fn with(mut self, index: usize, text: &str) -> Finding {
+    fn without(self, index: usize) -> Finding {
+        if self.part(index).is_some() {
+            self.with(index, None)
+        } else {
+            self
+        }
+    }
+
+    /// Sets or removes one part (the string is made again: findings are built
+    /// once).
+    fn with(mut self, index: usize, text: Option<&str>) -> Finding {
         let mut parts = [0, 1, 2, 3, 4, 5].map(|part| self.part(part));
-        parts[index] = Some(text);
+        parts[index] = text;
         let mut joined = String::with_capacity(parts.iter().flatten().map(|p| p.len()).sum());
         let (mut ends, mut present) = ([0; 5], 0);
         for (part, text) in parts.into_iter().enumerate() {
@@ -369,6 +439,31 @@ mod tests {
         assert_eq!((finding.help_text(), finding.catalog()), (None, None));
         // A finding per blob of a catalog: kept small.
         assert!(std::mem::size_of::<Finding>() <= 56);
+        // A help written once in the program is not copied; either kind reads the
+        // same and compares equal.
+        let owned = finding.clone().help("h".to_owned());
+        let fixed = finding.clone().help("h");
+        assert_eq!(
+            (owned.help_text(), fixed.help_text()),
+            (Some("h"), Some("h"))
+        );
+        assert_eq!(owned, fixed);
+        assert_eq!(owned.texts.len(), fixed.texts.len() + 1);
+        assert_eq!(fixed.help("other".to_owned()).help_text(), Some("other"));
+    }
+
+    /// Past 255 numbered helps, findings keep a copy, and read the same.
+    #[test]
+    fn helps_beyond_the_numbered_ones_are_copied() {
+        let finding = Finding::new(Rule::ImageNotPinned, "m".to_owned());
+        for index in 0..300 {
+            let help: &'static str = Box::leak(format!("help {index}").into_boxed_str());
+            let helped = finding.clone().help(help);
+            assert_eq!(helped.help_text(), Some(help));
+        }
+        let helped = finding.help(Box::leak("last".to_owned().into_boxed_str()) as &str);
+        assert_eq!(helped.static_help, 0);
+        assert_eq!(helped.help_text(), Some("last"));
     }
 
     #[test]
