@@ -155,7 +155,16 @@ async fn get_manifest_bytes(
     authorization: Option<&str>,
 ) -> Result<Vec<u8>, FetchError> {
     let url = manifest_url(clients, reference);
-    let failed = |error: reqwest::Error| FetchError::Manifest(format!("GET {url}: {error}"));
+    let failed = |error: reqwest::Error| {
+        if super::timed_out(&error) {
+            FetchError::Silent {
+                what: "manifest",
+                limit: crate::limits::get().pull_timeout,
+            }
+        } else {
+            FetchError::Manifest(format!("GET {url}: {error}"))
+        }
+    };
     let mut response = request(clients.http.get(&url), authorization)
         .send()
         .await

@@ -529,6 +529,33 @@ enum FetchError {
         limit: std::time::Duration,
         layer: bool,
     },
+    #[error(
+        "the registry sent nothing for {} s during the {what} request (FBC_PULL_TIMEOUT)",
+        .limit.as_secs()
+    )]
+    Silent {
+        what: &'static str,
+        limit: std::time::Duration,
+    },
+}
+
+/// Whether a request failed because the registry fell silent for the client's
+/// read or connect timeout (somewhere in the error's chain of causes).
+fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        if error
+            .downcast_ref::<reqwest::Error>()
+            .is_some_and(reqwest::Error::is_timeout)
+            || error
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|error| error.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
 }
 
 async fn fetch(
@@ -671,7 +698,13 @@ async fn bounded<T, E: Into<FetchError>>(
     let base = crate::limits::get().pull_timeout;
     let limit = base.saturating_add(std::time::Duration::from_secs(size / SLOWEST_RATE));
     match tokio::time::timeout(limit, request).await {
-        Ok(result) => result.map_err(Into::into),
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => match error.into() {
+            FetchError::Registry(error) if timed_out(&error) => {
+                Err(FetchError::Silent { what, limit: base })
+            }
+            error => Err(error),
+        },
         Err(_) => Err(FetchError::Timeout {
             what,
             limit,
@@ -790,6 +823,21 @@ fn labels(config: &str) -> Result<BTreeMap<String, String>, String> {
 
 #[cfg(test)]
 mod tests {
+    /// A timeout anywhere in the chain of causes is one.
+    #[test]
+    fn timeouts_are_found_among_the_causes() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("request failed")]
+        struct Wrapper(#[source] std::io::Error);
+        let timed_out = Wrapper(std::io::Error::new(std::io::ErrorKind::TimedOut, "t"));
+        assert!(super::timed_out(&timed_out));
+        let refused = Wrapper(std::io::Error::new(
+            std::io::ErrorKind::ConnectionRefused,
+            "r",
+        ));
+        assert!(!super::timed_out(&refused));
+    }
+
     #[test]
     fn only_canonical_references_are_pulled() {
         for reference in [

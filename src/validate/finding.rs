@@ -55,15 +55,20 @@ static HELPS: RwLock<Vec<&'static str>> = RwLock::new(Vec::new());
 /// The number of a help text (the same text at the same address), given one if it
 /// has none; `None` once 255 are numbered (the finding then keeps a copy).
 fn help_number(help: &'static str) -> Option<u8> {
+    number_in(&HELPS, usize::from(u8::MAX), help)
+}
+
+/// [`help_number`] in `helps`, which numbers at most `capacity` texts.
+fn number_in(helps: &RwLock<Vec<&'static str>>, capacity: usize, help: &'static str) -> Option<u8> {
     let same = |known: &&'static str| std::ptr::eq(*known, help);
-    let known = HELPS.read().ok()?.iter().position(same);
+    let known = helps.read().ok()?.iter().position(same);
     let index = if let Some(index) = known {
         index
     } else {
-        let mut helps = HELPS.write().ok()?;
+        let mut helps = helps.write().ok()?;
         match helps.iter().position(same) {
             Some(index) => index,
-            None if helps.len() < usize::from(u8::MAX) => {
+            None if helps.len() < capacity => {
                 helps.push(help);
                 helps.len() - 1
             }
@@ -452,18 +457,22 @@ mod tests {
         assert_eq!(fixed.help("other".to_owned()).help_text(), Some("other"));
     }
 
-    /// Past 255 numbered helps, findings keep a copy, and read the same.
+    /// Helps are numbered once each, up to the registry's capacity; past it a
+    /// finding keeps a copy, and reads the same.
     #[test]
     fn helps_beyond_the_numbered_ones_are_copied() {
-        let finding = Finding::new(Rule::ImageNotPinned, "m".to_owned());
-        for index in 0..300 {
-            let help: &'static str = Box::leak(format!("help {index}").into_boxed_str());
-            let helped = finding.clone().help(help);
-            assert_eq!(helped.help_text(), Some(help));
-        }
-        let helped = finding.help(Box::leak("last".to_owned().into_boxed_str()) as &str);
-        assert_eq!(helped.static_help, 0);
-        assert_eq!(helped.help_text(), Some("last"));
+        let helps = RwLock::new(Vec::new());
+        let (first, second) = ("first help", "second help");
+        assert_eq!(number_in(&helps, 2, first), Some(1));
+        assert_eq!(number_in(&helps, 2, second), Some(2));
+        assert_eq!(number_in(&helps, 2, first), Some(1));
+        assert_eq!(number_in(&helps, 2, "third help"), None);
+        // The same text elsewhere in memory is another help.
+        let copy: &'static str = Box::leak(first.to_owned().into_boxed_str());
+        assert_eq!(number_in(&helps, 2, copy), None);
+        let mut finding = Finding::new(Rule::ImageNotPinned, "m".to_owned());
+        finding = finding.help(copy);
+        assert_eq!(finding.help_text(), Some(first));
     }
 
     #[test]
