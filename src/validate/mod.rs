@@ -74,14 +74,23 @@ pub(crate) fn validate_with(catalog: &Catalog, opm_text: bool) -> Validation {
 /// (a catalog can have tens of thousands): their indices are sorted, then each
 /// cycle of the permutation is swapped into place.
 fn sort_findings(findings: &mut [Finding]) {
-    let mut order: Vec<usize> = (0..findings.len()).collect();
-    order.sort_by(|&a, &b| findings[a].sort_key().cmp(&findings[b].sort_key()));
+    // Four bytes an index (2^32 findings would take 240 GB; past that, the
+    // standard library's stable sort).
+    let Ok(count) = u32::try_from(findings.len()) else {
+        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        return;
+    };
+    let mut order: Vec<u32> = (0..count).collect();
+    order.sort_by(|&a, &b| {
+        let key = |index: u32| findings[index as usize].sort_key();
+        key(a).cmp(&key(b))
+    });
     // Position `i` takes the finding at `order[i]`; a placed position points at itself.
     for start in 0..order.len() {
         let mut at = start;
         loop {
-            let from = order[at];
-            order[at] = at;
+            let from = order[at] as usize;
+            order[at] = u32::try_from(at).expect("positions are below the count");
             if from == start {
                 break;
             }
