@@ -20,23 +20,78 @@ pub(crate) struct PackageView<'a> {
     pub(crate) deprecations: BTreeMap<(&'a str, &'a str), &'a str>,
 }
 
-/// Every package of a catalog, by name, in one pass over its blobs.
-pub(crate) fn index(catalog: &Catalog) -> BTreeMap<&str, PackageView<'_>> {
-    let mut packages: BTreeMap<&str, PackageView> = BTreeMap::new();
+/// Every package of a catalog, by name: the names sorted, each with its view (a
+/// list sized once, 96 bytes a package, where a map took about twice that).
+pub(crate) struct Index<'a> {
+    names: Vec<&'a str>,
+    views: Vec<PackageView<'a>>,
+}
+
+impl<'a> Index<'a> {
+    /// The package names, sorted.
+    pub(crate) fn names(&self) -> &[&'a str] {
+        &self.names
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&PackageView<'a>> {
+        let at = self.names.binary_search(&name).ok()?;
+        self.views.get(at)
+    }
+
+    fn view(&mut self, name: &str) -> &mut PackageView<'a> {
+        let at = self
+            .names
+            .binary_search(&name)
+            .expect("every package a blob names is listed");
+        &mut self.views[at]
+    }
+}
+
+/// Indexes every package of a catalog in one pass over its blobs.
+pub(crate) fn index(catalog: &Catalog) -> Index<'_> {
+    let mut names: Vec<&str> = catalog
+        .packages
+        .iter()
+        .map(|blob| &*blob.item.name)
+        .chain(
+            catalog
+                .channels
+                .iter()
+                .map(|blob| blob.item.package.as_str()),
+        )
+        .chain(
+            catalog
+                .bundles
+                .iter()
+                .map(|blob| blob.item.package.as_str()),
+        )
+        .chain(
+            catalog
+                .deprecations
+                .iter()
+                .map(|blob| blob.item.package.as_str()),
+        )
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.shrink_to_fit();
+    let views = std::iter::repeat_with(PackageView::default)
+        .take(names.len())
+        .collect();
+    let mut index = Index { names, views };
     for blob in &catalog.packages {
-        let view = packages.entry(&*blob.item.name).or_default();
-        view.package.get_or_insert(blob);
+        index.view(&blob.item.name).package.get_or_insert(blob);
     }
     for blob in &catalog.channels {
-        let view = packages.entry(blob.item.package.as_str()).or_default();
+        let view = index.view(&blob.item.package);
         view.channels.entry(&*blob.item.name).or_insert(blob);
     }
     for blob in &catalog.bundles {
-        let view = packages.entry(blob.item.package.as_str()).or_default();
+        let view = index.view(&blob.item.package);
         view.bundles.entry(&*blob.item.name).or_insert(blob);
     }
     for blob in &catalog.deprecations {
-        let view = packages.entry(blob.item.package.as_str()).or_default();
+        let view = index.view(&blob.item.package);
         for entry in blob.item.entries.iter().flatten() {
             let key = (
                 entry.reference_schema.as_str(),
@@ -45,7 +100,7 @@ pub(crate) fn index(catalog: &Catalog) -> BTreeMap<&str, PackageView<'_>> {
             view.deprecations.entry(key).or_insert(&entry.message);
         }
     }
-    packages
+    index
 }
 
 impl<'a> PackageView<'a> {

@@ -152,7 +152,14 @@ pub(crate) fn compare<'a>(
     options: &Options,
 ) -> Result<Report<'a>, GraphError> {
     let (before, after) = (index(old), index(new));
-    let names: BTreeSet<&str> = before.keys().chain(after.keys()).copied().collect();
+    let mut names: Vec<&str> = before
+        .names()
+        .iter()
+        .chain(after.names())
+        .copied()
+        .collect();
+    names.sort_unstable();
+    names.dedup();
     let new_is_empty = new.bundles.is_empty();
     let packages = names
         .into_par_iter()
