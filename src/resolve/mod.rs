@@ -385,13 +385,13 @@ pub(crate) fn unsatisfiable_heads(
     let mut unmet = Vec::new();
     for located in &catalog.channels {
         let channel = &located.item;
-        let entries: Vec<source::EntryId> = universe.sources[0]
-            .entries
-            .iter()
-            .copied()
+        let entries: Vec<source::EntryId> = universe
+            .hinted(source::Hint::Package(&channel.package))
             .filter(|e| {
                 let entry = &universe.entries[*e];
-                entry.package == channel.package && entry.channel == channel.name
+                entry.source == 0
+                    && entry.package == channel.package
+                    && entry.channel == channel.name
             })
             .collect();
         let Some(head) = universe

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::cel;
-use super::source::Entry;
+use super::source::{Entry, Hint};
 use crate::go::fmt::quote;
 use crate::semver_range::Range;
 
@@ -37,6 +37,21 @@ pub(crate) enum Predicate {
 }
 
 impl Predicate {
+    /// What every matching entry has, when the predicate says (so that only the
+    /// entries with it need be tried).
+    pub(crate) fn hint(&self) -> Option<Hint<'_>> {
+        match self {
+            Predicate::Package { name, .. } => Some(Hint::Package(name)),
+            Predicate::Gvk {
+                group,
+                version,
+                kind,
+            } => Some(Hint::Gvk(group, version, kind)),
+            Predicate::All(children) => children.iter().find_map(Predicate::hint),
+            _ => None,
+        }
+    }
+
     /// Whether `entry` matches.
     pub(crate) fn matches(&self, entry: &Entry) -> bool {
         match self {

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::predicate::{Predicate, requirements};
 use super::solver::{Outcome, Problem, Rule, Var};
-use super::source::{EntryId, Installed, Universe};
+use super::source::{EntryId, Hint, Installed, Universe};
 
 /// A Subscription as the resolver reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,17 +141,8 @@ struct Resolver<'u> {
     dependencies: HashMap<Var, Vec<(String, Vec<Var>)>>,
 }
 
-impl Resolver<'_> {
+impl<'u> Resolver<'u> {
     fn run(&mut self, namespace: &Namespace) -> Answer {
-        for &source in &self.visible {
-            for &entry in &self.universe.sources[source].entries {
-                let e = &self.universe.entries[entry];
-                self.groups
-                    .entry((source, e.package.as_str(), e.channel.as_str()))
-                    .or_default()
-                    .push(entry);
-            }
-        }
         let installed: Vec<EntryId> = self.universe.sources[self.existing].entries.clone();
         let errors = self.process(installed);
         if !errors.is_empty() {
@@ -284,12 +275,19 @@ impl Resolver<'_> {
         let key = format!("{predicate:?}");
         if !self.matches.contains_key(&key) {
             let (universe, visible) = (self.universe, &self.visible);
-            let found = crate::stack::on_deep_stack(|| {
-                visible
+            // Visible catalogs in order, each in its order: entries are numbered
+            // in that order, so the entries of a hint keep it.
+            let found = crate::stack::on_deep_stack(|| match predicate.hint() {
+                Some(hint) => universe
+                    .hinted(hint)
+                    .filter(|e| visible.contains(&universe.entries[*e].source))
+                    .filter(|e| predicate.matches(&universe.entries[*e]))
+                    .collect::<Vec<EntryId>>(),
+                None => visible
                     .iter()
                     .flat_map(|s| universe.sources[*s].entries.iter().copied())
                     .filter(|e| predicate.matches(&universe.entries[*e]))
-                    .collect::<Vec<EntryId>>()
+                    .collect::<Vec<EntryId>>(),
             });
             self.matches.insert(key.clone(), found);
         }
@@ -338,7 +336,7 @@ impl Resolver<'_> {
                         .filter(|e| universe.entries[*e].bundle == group.2)
                         .collect()
                 } else {
-                    self.groups.get(group).cloned().unwrap_or_default()
+                    self.group(*group)
                 };
                 let first = &universe.entries[members[0]];
                 let channel = if source == self.existing { "" } else { group.2 };
@@ -381,9 +379,10 @@ impl Resolver<'_> {
                 subscription.source, subscription.source_namespace
             ));
         }
-        let in_package: Vec<EntryId> = all
-            .iter()
-            .copied()
+        // The catalog's entries of the package, in catalog order.
+        let in_package: Vec<EntryId> = universe
+            .hinted(Hint::Package(&subscription.package))
+            .filter(|e| Some(universe.entries[*e].source) == catalog)
             .filter(|e| universe.entries[*e].is_package(&subscription.package))
             .collect();
         if in_package.is_empty() {
@@ -420,6 +419,25 @@ impl Resolver<'_> {
             ));
         }
         Ok(named)
+    }
+
+    /// The entries of one catalog's channel of a package, in catalog order
+    /// (looked up once per resolution).
+    fn group(&mut self, group: (usize, &'u str, &'u str)) -> Vec<EntryId> {
+        let universe = self.universe;
+        self.groups
+            .entry(group)
+            .or_insert_with(|| {
+                let (source, package, channel) = group;
+                universe
+                    .hinted(Hint::Package(package))
+                    .filter(|e| {
+                        let e = &universe.entries[*e];
+                        e.source == source && e.package == package && e.channel == channel
+                    })
+                    .collect()
+            })
+            .clone()
     }
 
     /// OLM's `getSubscriptionVariables`.

@@ -74,6 +74,20 @@ impl Entry {
 pub(crate) struct Universe {
     pub(crate) sources: Vec<Source>,
     pub(crate) entries: Vec<Entry>,
+    /// The entries of each package name an entry is (its own, and every
+    /// `olm.package` property's), in the order they were added: a resolution
+    /// looks a package up instead of reading every entry (`--every-package` over
+    /// a catalog of many packages would read all of them for each).
+    by_package: HashMap<String, Vec<EntryId>>,
+    /// The entries providing each `olm.gvk` (group, version, kind), likewise.
+    by_gvk: HashMap<(String, String, String), Vec<EntryId>>,
+}
+
+/// A package name or API that an entry must have to match a predicate.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Hint<'p> {
+    Package(&'p str),
+    Gvk(&'p str, &'p str, &'p str),
 }
 
 /// An installed ClusterServiceVersion, as the resolver reads it.
@@ -126,7 +140,8 @@ impl Universe {
                     .find(|(kind, _)| kind == "olm.package")
                     .and_then(|(_, value)| value.get("version")?.as_str().map(Version::parse))
                     .and_then(Result::ok);
-                entries.push(self.entries.len());
+                let id = self.entries.len();
+                entries.push(id);
                 self.entries.push(Entry {
                     source,
                     bundle: entry.name.to_string(),
@@ -141,6 +156,7 @@ impl Universe {
                     properties,
                     freestanding: false,
                 });
+                self.index(id);
             }
         }
         self.sources.push(Source {
@@ -151,12 +167,70 @@ impl Universe {
         });
     }
 
+    /// Adds an entry to the lookups by package and by API.
+    fn index(&mut self, id: EntryId) {
+        let entry = &self.entries[id];
+        let text = |value: &Value, name: &str| {
+            value
+                .get(name)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        let mut packages = vec![entry.package.clone()];
+        let mut apis = Vec::new();
+        for (kind, value) in &entry.properties {
+            match kind.as_str() {
+                "olm.package" => packages.push(text(value, "packageName")),
+                "olm.gvk" => apis.push((
+                    text(value, "group"),
+                    text(value, "version"),
+                    text(value, "kind"),
+                )),
+                _ => {}
+            }
+        }
+        packages.sort_unstable();
+        packages.dedup();
+        apis.sort_unstable();
+        apis.dedup();
+        for package in packages {
+            self.by_package.entry(package).or_default().push(id);
+        }
+        for api in apis {
+            self.by_gvk.entry(api).or_default().push(id);
+        }
+    }
+
+    /// The entries that may match a hint, in the order they were added (a
+    /// superset: the predicate still decides), of sources still listed (a source
+    /// dropped again leaves its entries behind).
+    pub(crate) fn hinted(&self, hint: Hint<'_>) -> impl Iterator<Item = EntryId> + '_ {
+        let found = match hint {
+            Hint::Package(name) => self.by_package.get(name),
+            Hint::Gvk(group, version, kind) => {
+                self.by_gvk
+                    .get(&(group.to_owned(), version.to_owned(), kind.to_owned()))
+            }
+        };
+        found
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
+            .filter(|id| {
+                self.sources
+                    .get(self.entries[*id].source)
+                    .is_some_and(|source| source.entries.binary_search(id).is_ok())
+            })
+    }
+
     /// Adds the virtual catalog of a namespace's installed operators.
     pub(crate) fn add_existing(&mut self, namespace: &str, installed: &[Installed]) -> usize {
         let source = self.sources.len();
         let mut entries = Vec::new();
         for csv in installed {
-            entries.push(self.entries.len());
+            let id = self.entries.len();
+            entries.push(id);
             self.entries.push(Entry {
                 source,
                 bundle: csv.name.clone(),
@@ -171,6 +245,7 @@ impl Universe {
                 properties: csv.properties.clone(),
                 freestanding: csv.freestanding,
             });
+            self.index(id);
         }
         self.sources.push(Source {
             name: EXISTING.to_owned(),

@@ -590,3 +590,46 @@ fn deeply_nested_rules_end_with_an_answer() {
     let got = app(&[B("app", "stable", "app.v1.0.0", "", &cel(&chain))]);
     assert_eq!(got, Ok(ids(&["app.v1.0.0"])));
 }
+
+/// Entries are found by each package they are (their own, and `olm.package`
+/// properties') and by the APIs they provide, in the order they were added; a
+/// source dropped again leaves none behind to be found.
+#[test]
+fn entries_are_looked_up_by_package_and_api() {
+    use super::source::Hint;
+    let csv = |name: &str, package: &str, also: &str| Installed {
+        name: name.to_owned(),
+        package: package.to_owned(),
+        version: crate::semver::Version::parse("1.0.0").expect("a version"),
+        annotated: true,
+        properties: vec![
+            (
+                "olm.package".to_owned(),
+                serde_json::json!({"packageName": also, "version": "1.0.0"}),
+            ),
+            (
+                "olm.gvk".to_owned(),
+                serde_json::json!({"group": "g", "version": "v1", "kind": "K"}),
+            ),
+        ],
+        freestanding: false,
+    };
+    let mut universe = Universe::default();
+    universe.add_existing("a", &[csv("one", "p", "p"), csv("two", "q", "p")]);
+    let bundles = |universe: &Universe, hint| {
+        universe
+            .hinted(hint)
+            .map(|e| universe.entries[e].bundle.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bundles(&universe, Hint::Package("p")), ["one", "two"]);
+    assert_eq!(bundles(&universe, Hint::Package("q")), ["two"]);
+    assert_eq!(
+        bundles(&universe, Hint::Gvk("g", "v1", "K")),
+        ["one", "two"]
+    );
+    assert!(bundles(&universe, Hint::Gvk("g", "v2", "K")).is_empty());
+    universe.sources.pop();
+    universe.add_existing("b", &[csv("three", "p", "p")]);
+    assert_eq!(bundles(&universe, Hint::Package("p")), ["three"]);
+}
