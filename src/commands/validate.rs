@@ -16,7 +16,7 @@ use crate::output::node::{Each, Items, Node};
 use crate::output::sink::Spill;
 use crate::shown::Form;
 use crate::validate::report::{self, Outcome, Settings, display_path};
-use crate::validate::{Finding, Rule, Severity, validate_with};
+use crate::validate::{Finding, Rule, Severity, validate_each, validate_with};
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 enum ValidateError {
@@ -83,6 +83,14 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
     };
     let others = with_catalogs(args)?;
     let several = args.directories.len() > 1;
+    if args.output == ValidateFormat::Text && !several {
+        return check_text(
+            &args.directories[0],
+            &settings,
+            others.as_deref(),
+            args.quiet,
+        );
+    }
     let mut checked: Vec<Checked> = args
         .directories
         .par_iter()
@@ -207,23 +215,69 @@ fn dependency_findings(
         .collect()
 }
 
+/// One catalog in text: findings written as each group of packages is validated
+/// (a catalog with a problem in every blob never holds them all).
+fn check_text(
+    directory: &Path,
+    settings: &Settings,
+    others: Option<&[(String, catalog::Catalog)]>,
+    quiet: bool,
+) -> miette::Result<ExitStatus> {
+    let catalog = load(directory)?;
+    let shown = report::text::Shown {
+        fancy: crate::output::diagnostics::stderr_is_fancy(),
+        quiet,
+    };
+    let mut stderr = std::io::stderr().lock();
+    let mut out = Spill::new(&mut stderr, 64 * 1024);
+    let mut report = report::text::Report::new(shown, &mut out);
+    let mut errors = false;
+    let mut add = |finding: Finding| {
+        if let Some(finding) = settings.apply(finding) {
+            errors |= finding.severity == Severity::Error;
+            report.add(&finding);
+        }
+    };
+    let opm_message = validate_each(&catalog, false, |part| part.into_iter().for_each(&mut add));
+    if let Some(others) = others {
+        dependency_findings(directory, &catalog, others)
+            .into_iter()
+            .for_each(&mut add);
+    }
+    if catalog.is_empty() {
+        add(crate::validate::empty_catalog(&display_path(
+            directory,
+            Form::Text,
+        )));
+    }
+    let passed = opm_message.is_none() && !errors;
+    report.finish(passed);
+    let _ = out.finish();
+    Ok(if passed {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}
+
+/// A catalog directory loaded, or why not.
+fn load(directory: &Path) -> Result<catalog::Catalog, ValidateError> {
+    catalog::require_directory(directory, false)?;
+    if catalog::is_bundle_directory(directory) {
+        return Err(ValidateError::BundleDirectory {
+            directory: directory.to_path_buf(),
+        });
+    }
+    Ok(catalog::load_directory(directory)?)
+}
+
 fn check(
     directory: &Path,
     settings: &Settings,
     several: bool,
     others: Option<&[(String, catalog::Catalog)]>,
 ) -> Checked {
-    let loaded = catalog::require_directory(directory, false)
-        .map_err(ValidateError::from)
-        .and_then(|()| {
-            if catalog::is_bundle_directory(directory) {
-                return Err(ValidateError::BundleDirectory {
-                    directory: directory.to_path_buf(),
-                });
-            }
-            catalog::load_directory(directory).map_err(ValidateError::from)
-        });
-    let (mut outcome, failure) = match loaded {
+    let (mut outcome, failure) = match load(directory) {
         Ok(catalog) => {
             let mut validation = validate_with(&catalog, settings.opm_text);
             if let Some(others) = others {

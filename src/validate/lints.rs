@@ -23,8 +23,8 @@ pub(crate) fn check_model(model: &Model<'_>, collector: &mut Collector) {
     }
 }
 
-/// The lints of each blob as loaded.
-pub(crate) fn check_blobs(catalog: &Catalog, collector: &mut Collector) {
+/// The lints of YAML scalars read as another type, which name no package.
+pub(crate) fn check_implicit(catalog: &Catalog, collector: &mut Collector) {
     for implicit in &catalog.implicit {
         let item = &implicit.item;
         let message = format!(
@@ -45,10 +45,17 @@ pub(crate) fn check_blobs(catalog: &Catalog, collector: &mut Collector) {
                 .help(help),
         );
     }
+}
+
+/// The lints of the bundles at `bundles` (indices into the catalog's list).
+pub(crate) fn check_bundles(catalog: &Catalog, bundles: &[u32], collector: &mut Collector) {
     // Room for a finding per bundle at once: a list that doubles as it grows holds
     // its old and its new buffer while it moves (room never written costs no memory).
-    collector.findings.reserve(catalog.bundles.len());
-    for bundle in &catalog.bundles {
+    collector.findings.reserve(bundles.len());
+    for bundle in bundles
+        .iter()
+        .map(|index| &catalog.bundles[*index as usize])
+    {
         let item = &bundle.item;
         let finding = |rule, message| {
             Finding::new(rule, message)

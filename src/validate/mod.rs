@@ -42,8 +42,36 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
 /// kept (`opm_message` is then empty when it does), which spares the text of a
 /// catalog of many broken packages where nothing prints it.
 pub(crate) fn validate_with(catalog: &Catalog, opm_text: bool) -> Validation {
+    let mut findings = Vec::new();
+    let opm_message = validate_each(catalog, opm_text, |part| findings.extend(part));
+    Validation {
+        findings,
+        opm_message,
+    }
+}
+
+/// Validates a loaded catalog, handing its findings to `emit` a part at a time,
+/// each part sorted and the parts in report order: a part per group of packages
+/// (every finding of a package comes from its group, and groups come in name
+/// order). Returns opm's message as [`validate_with`] does.
+pub(crate) fn validate_each(
+    catalog: &Catalog,
+    opm_text: bool,
+    mut emit: impl FnMut(Vec<Finding>),
+) -> Option<String> {
     let mut collector = finding::Collector::default();
     let mut root = tree::StreamedRoot::new("invalid index", opm_text);
+    let mut hand_over = |collector: &mut finding::Collector| {
+        let mut part = std::mem::take(&mut collector.findings);
+        sort_findings(&mut part);
+        part.dedup();
+        if !part.is_empty() {
+            emit(part);
+        }
+    };
+    // Findings that name no package sort first: they join the first part (only
+    // the group of blobs with no package name, first in name order, adds more).
+    lints::check_implicit(catalog, &mut collector);
     // The model of a few packages at a time: beside a catalog of many small
     // packages, a model of all of them would be about as large as the catalog.
     group::Groups::new(catalog).for_each(|group| {
@@ -51,22 +79,18 @@ pub(crate) fn validate_with(catalog: &Catalog, opm_text: bool) -> Validation {
         deprecations::apply(catalog, group, &mut model, &mut collector);
         checks::validate(&model, &mut collector, &mut root);
         lints::check_model(&model, &mut collector);
+        drop(model);
+        // The schema checks skip bundles with errors, and decode values on every
+        // thread: before the lints of every blob, whose warnings can be a
+        // finding per blob, exist.
+        schemas::check(catalog, group.bundles, &mut collector);
+        lints::check_bundles(catalog, group.bundles, &mut collector);
+        hand_over(&mut collector);
     });
-    // The schema checks skip bundles with errors, and decode values on every
-    // thread: before the lints of every blob, whose warnings can be a finding per
-    // blob, exist.
-    schemas::check(catalog, &mut collector);
-    lints::check_blobs(catalog, &mut collector);
-    let opm_message = match collector.opm_error.take() {
+    hand_over(&mut collector);
+    match collector.opm_error.take() {
         Some((_, message)) => Some(message),
         None => root.finish(),
-    };
-    let mut findings = collector.findings;
-    sort_findings(&mut findings);
-    findings.dedup();
-    Validation {
-        findings,
-        opm_message,
     }
 }
 
@@ -245,5 +269,35 @@ mod group_tests {
             message.contains("└── invalid package \"zzz\":"),
             "{message}"
         );
+    }
+
+    /// Findings come a group of packages at a time, and the parts joined are in
+    /// report order (what sorting all of them at once gives): findings that name
+    /// no package first, then each package's, in name order, across groups.
+    #[test]
+    fn parts_come_in_report_order() {
+        let nameless = r#"{"schema":"olm.package","name":""}"#;
+        let stray_bundle = r#"{"schema":"olm.bundle","name":"b","package":"m2500","image":"x:1"}"#;
+        let tagged = r#"{"schema":"olm.bundle","name":"t","package":"m0100","image":"x:1"}"#;
+        let catalog = catalog(
+            &[
+                nameless,
+                stray_bundle,
+                tagged,
+                "{\"schema\":\"olm.package\",\"name\":\"zzz\"}",
+            ],
+            3000,
+        );
+        let mut parts = Vec::new();
+        let message = validate_each(&catalog, true, |part| parts.push(part));
+        assert!(parts.len() > 2, "{} parts", parts.len());
+        let joined: Vec<Finding> = parts.into_iter().flatten().collect();
+        let mut sorted = joined.clone();
+        sorted.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        assert_eq!(joined, sorted);
+        assert_eq!(joined.first().and_then(Finding::package_name), None);
+        assert_eq!(joined.last().and_then(Finding::package_name), Some("zzz"));
+        assert!(joined.iter().any(|f| f.package_name() == Some("m2500")));
+        assert_eq!(message, validate(&catalog).opm_message);
     }
 }

@@ -71,7 +71,9 @@ fn validator(kind: &str) -> Option<&'static Schema> {
         .map(|(_, validator)| validator)
 }
 
-pub(crate) fn check(catalog: &Catalog, collector: &mut Collector) {
+/// Checks the property values of the bundles at `bundles` (indices into the
+/// catalog's list), skipping those the collector already has an error for.
+pub(crate) fn check(catalog: &Catalog, bundles: &[u32], collector: &mut Collector) {
     let failed: HashSet<(&str, &str)> = collector
         .findings
         .iter()
@@ -80,9 +82,9 @@ pub(crate) fn check(catalog: &Catalog, collector: &mut Collector) {
         .collect();
     // Bundles are checked in parallel (each decodes its values); findings keep
     // the bundles' order.
-    let findings: Vec<Finding> = catalog
-        .bundles
+    let findings: Vec<Finding> = bundles
         .par_iter()
+        .map(|index| &catalog.bundles[*index as usize])
         .filter(|bundle| {
             let item = &bundle.item;
             !failed.contains(&(item.package.as_str(), item.name.as_str()))

@@ -34,18 +34,27 @@ pub(crate) struct Outcome {
     pub(crate) passed: bool,
 }
 
+impl Settings {
+    /// A finding as reported: `None` when its rule is allowed, an error under
+    /// `--strict`.
+    pub(crate) fn apply(&self, mut finding: Finding) -> Option<Finding> {
+        if self.allowed.contains(&finding.rule) {
+            return None;
+        }
+        if self.strict {
+            finding.severity = Severity::Error;
+        }
+        Some(finding)
+    }
+}
+
 impl Outcome {
     pub(crate) fn new(validation: Validation, settings: &Settings) -> Outcome {
-        let mut findings: Vec<Finding> = validation
+        let findings: Vec<Finding> = validation
             .findings
             .into_iter()
-            .filter(|finding| !settings.allowed.contains(&finding.rule))
+            .filter_map(|finding| settings.apply(finding))
             .collect();
-        if settings.strict {
-            for finding in &mut findings {
-                finding.severity = Severity::Error;
-            }
-        }
         let errors = findings.iter().any(|f| f.severity == Severity::Error);
         Outcome {
             passed: validation.opm_message.is_none() && !errors,

@@ -29,23 +29,59 @@ const WARNINGS_PER_RULE: usize = 5;
 /// Writes the report, finding by finding; nothing for a valid catalog without
 /// warnings, as opm prints nothing.
 pub(crate) fn write(outcome: &Outcome, shown: Shown, out: &mut impl std::fmt::Write) {
-    // Whether anything was written yet.
-    let mut started = false;
-    let mut sources = Sources::default();
-    let mut current_group: Option<Option<&str>> = None;
-    let mut per_rule: std::collections::BTreeMap<crate::validate::Rule, usize> =
-        std::collections::BTreeMap::new();
+    let mut report = Report::new(shown, out);
     for finding in &outcome.findings {
+        report.add(finding);
+    }
+    report.finish(outcome.passed);
+}
+
+/// The report written as findings come, in report order.
+pub(crate) struct Report<'w, W: std::fmt::Write> {
+    out: &'w mut W,
+    shown: Shown,
+    sources: Sources,
+    /// Whether a group of findings was begun, and its package (`None`: the
+    /// catalog's).
+    in_group: bool,
+    current_group: Option<String>,
+    per_rule: std::collections::BTreeMap<crate::validate::Rule, usize>,
+    /// Whether anything was written yet.
+    started: bool,
+    errors: usize,
+    warnings: usize,
+}
+
+impl<'w, W: std::fmt::Write> Report<'w, W> {
+    pub(crate) fn new(shown: Shown, out: &'w mut W) -> Self {
+        Report {
+            out,
+            shown,
+            sources: Sources::default(),
+            in_group: false,
+            current_group: None,
+            per_rule: std::collections::BTreeMap::new(),
+            started: false,
+            errors: 0,
+            warnings: 0,
+        }
+    }
+
+    pub(crate) fn add(&mut self, finding: &Finding) {
+        let out = &mut *self.out;
         if finding.severity == Severity::Warning {
-            let count = per_rule.entry(finding.rule).or_default();
+            self.warnings += 1;
+            let count = self.per_rule.entry(finding.rule).or_default();
             *count += 1;
-            if shown.quiet || *count > WARNINGS_PER_RULE {
-                continue;
+            if self.shown.quiet || *count > WARNINGS_PER_RULE {
+                return;
             }
+        } else {
+            self.errors += 1;
         }
         let group = finding.package_name();
-        if current_group != Some(group) {
-            if current_group.is_some() {
+        if !self.in_group || self.current_group.as_deref() != group {
+            if self.in_group {
                 let _ = out.write_char('\n');
             }
             match group {
@@ -56,49 +92,59 @@ pub(crate) fn write(outcome: &Outcome, shown: Shown, out: &mut impl std::fmt::Wr
                     let _ = out.write_str("catalog:\n");
                 }
             }
-            current_group = Some(group);
+            self.in_group = true;
+            self.current_group = group.map(str::to_owned);
         }
-        started = true;
-        if shown.fancy {
-            write_fancy(finding, &mut sources, out);
+        self.started = true;
+        if self.shown.fancy {
+            write_fancy(finding, &mut self.sources, out);
         } else {
             write_plain(finding, out);
         }
     }
-    let (errors, warnings) = (
-        outcome.count(Severity::Error),
-        outcome.count(Severity::Warning),
-    );
-    if outcome.findings.is_empty() && outcome.passed {
-        return;
-    }
-    let hidden: Vec<(crate::validate::Rule, usize)> = per_rule
-        .into_iter()
-        .filter(|(_, count)| !shown.quiet && *count > WARNINGS_PER_RULE)
-        .map(|(rule, count)| (rule, count - WARNINGS_PER_RULE))
-        .collect();
-    if !hidden.is_empty() {
-        let _ = out.write_char('\n');
-        started = true;
-    }
-    for (rule, count) in hidden {
-        let id = rule.id();
+
+    /// The notes on warnings not shown and the verdict line.
+    pub(crate) fn finish(self, passed: bool) {
+        let Report {
+            out,
+            shown,
+            per_rule,
+            mut started,
+            errors,
+            warnings,
+            ..
+        } = self;
+        if errors + warnings == 0 && passed {
+            return;
+        }
+        let hidden: Vec<(crate::validate::Rule, usize)> = per_rule
+            .into_iter()
+            .filter(|(_, count)| !shown.quiet && *count > WARNINGS_PER_RULE)
+            .map(|(rule, count)| (rule, count - WARNINGS_PER_RULE))
+            .collect();
+        if !hidden.is_empty() {
+            let _ = out.write_char('\n');
+            started = true;
+        }
+        for (rule, count) in hidden {
+            let id = rule.id();
+            let _ = writeln!(
+                out,
+                "note: {} not shown (`--allow {id}` silences them; `-o json` lists every finding)",
+                plural(count, &format!("more `{id}` warning"))
+            );
+        }
+        let verdict = if passed { "valid" } else { "invalid" };
+        if started {
+            let _ = out.write_char('\n');
+        }
         let _ = writeln!(
             out,
-            "note: {} not shown (`--allow {id}` silences them; `-o json` lists every finding)",
-            plural(count, &format!("more `{id}` warning"))
+            "catalog is {verdict}: {}, {}",
+            plural(errors, "error"),
+            plural(warnings, "warning")
         );
     }
-    let verdict = if outcome.passed { "valid" } else { "invalid" };
-    if started {
-        let _ = out.write_char('\n');
-    }
-    let _ = writeln!(
-        out,
-        "catalog is {verdict}: {}, {}",
-        plural(errors, "error"),
-        plural(warnings, "warning")
-    );
 }
 
 fn plural(count: usize, noun: &str) -> String {
