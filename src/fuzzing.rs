@@ -19,7 +19,7 @@ pub fn catalog_file(data: &[u8]) {
             for format in [Format::Json, Format::Yaml] {
                 let _ = write_catalog(&catalog, format, &mut Vec::new());
             }
-            let _ = crate::validate::validate(&catalog);
+            let _ = crate::validate::opm_message(&catalog);
         }
         Err(error) => {
             let mut text = String::new();

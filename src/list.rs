@@ -25,7 +25,7 @@ pub(crate) fn list(
     listing: Listing,
     package: Option<&str>,
 ) -> Result<String, String> {
-    if let Some(message) = crate::validate::validate(catalog).opm_message {
+    if let Some(message) = crate::validate::opm_message(catalog) {
         return Err(message);
     }
     let index = Index::new(catalog);

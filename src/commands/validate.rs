@@ -16,7 +16,7 @@ use crate::output::node::{Each, Items, Node};
 use crate::output::sink::Spill;
 use crate::shown::Form;
 use crate::validate::report::{self, Outcome, Settings, display_path};
-use crate::validate::{Finding, Rule, Severity, validate_each, validate_with};
+use crate::validate::{Finding, Rule, Severity, validate_each};
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 enum ValidateError {
@@ -215,6 +215,42 @@ fn dependency_findings(
         .collect()
 }
 
+/// Validates a loaded catalog: each finding as the report shows it (`--allow`ed
+/// ones dropped, errors under `--strict`), handed to `emit` in report order, the
+/// `--with-catalog` and empty-catalog lints last. Returns opm's message (empty
+/// unless `settings.opm_text`) and whether the catalog passed.
+fn validate_catalog(
+    directory: &Path,
+    catalog: &catalog::Catalog,
+    settings: &Settings,
+    others: Option<&[(String, catalog::Catalog)]>,
+    mut emit: impl FnMut(Finding),
+) -> (Option<String>, bool) {
+    let mut errors = false;
+    let mut add = |finding: Finding| {
+        if let Some(finding) = settings.apply(finding) {
+            errors |= finding.severity == Severity::Error;
+            emit(finding);
+        }
+    };
+    let opm_message = validate_each(catalog, settings.opm_text, |part| {
+        part.into_iter().for_each(&mut add);
+    });
+    if let Some(others) = others {
+        dependency_findings(directory, catalog, others)
+            .into_iter()
+            .for_each(&mut add);
+    }
+    if catalog.is_empty() {
+        add(crate::validate::empty_catalog(&display_path(
+            directory,
+            Form::Text,
+        )));
+    }
+    let passed = opm_message.is_none() && !errors;
+    (opm_message, passed)
+}
+
 /// One catalog in text: findings written as each group of packages is validated
 /// (a catalog with a problem in every blob never holds them all).
 fn check_text(
@@ -231,26 +267,9 @@ fn check_text(
     let mut stderr = std::io::stderr().lock();
     let mut out = Spill::new(&mut stderr, 64 * 1024);
     let mut report = report::text::Report::new(shown, &mut out);
-    let mut errors = false;
-    let mut add = |finding: Finding| {
-        if let Some(finding) = settings.apply(finding) {
-            errors |= finding.severity == Severity::Error;
-            report.add(&finding);
-        }
-    };
-    let opm_message = validate_each(&catalog, false, |part| part.into_iter().for_each(&mut add));
-    if let Some(others) = others {
-        dependency_findings(directory, &catalog, others)
-            .into_iter()
-            .for_each(&mut add);
-    }
-    if catalog.is_empty() {
-        add(crate::validate::empty_catalog(&display_path(
-            directory,
-            Form::Text,
-        )));
-    }
-    let passed = opm_message.is_none() && !errors;
+    let (_, passed) = validate_catalog(directory, &catalog, settings, others, |finding| {
+        report.add(&finding);
+    });
     report.finish(passed);
     let _ = out.finish();
     Ok(if passed {
@@ -279,19 +298,17 @@ fn check(
 ) -> Checked {
     let (mut outcome, failure) = match load(directory) {
         Ok(catalog) => {
-            let mut validation = validate_with(&catalog, settings.opm_text);
-            if let Some(others) = others {
-                validation
-                    .findings
-                    .extend(dependency_findings(directory, &catalog, others));
-            }
-            if catalog.is_empty() {
-                let name = display_path(directory, Form::Text);
-                validation
-                    .findings
-                    .push(crate::validate::empty_catalog(&name));
-            }
-            (Outcome::new(validation, settings), None)
+            let mut findings = Vec::new();
+            let (opm_message, passed) =
+                validate_catalog(directory, &catalog, settings, others, |finding| {
+                    findings.push(finding);
+                });
+            let outcome = Outcome {
+                findings,
+                opm_message,
+                passed,
+            };
+            (outcome, None)
         }
         Err(error) => (load_outcome(&error), Some(error)),
     };

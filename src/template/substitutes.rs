@@ -91,7 +91,7 @@ pub(super) fn render(
 
 /// opm's `ConvertToModel` verdict: its error text, if the catalog is not valid.
 fn invalid(catalog: &Catalog) -> Option<String> {
-    crate::validate::validate(catalog).opm_message
+    crate::validate::opm_message(catalog)
 }
 
 /// `processSubstitution`, after `validateSubstitution`.

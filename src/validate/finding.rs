@@ -88,8 +88,8 @@ impl PartialEq for Finding {
         self.rule == other.rule
             && self.severity == other.severity
             && self.locations == other.locations
-            && [0, 1, 2, 3, 5].map(|part| self.part(part))
-                == [0, 1, 2, 3, 5].map(|part| other.part(part))
+            && PARTS_BUT_HELP.map(|part| self.part(part))
+                == PARTS_BUT_HELP.map(|part| other.part(part))
             && self.help_text() == other.help_text()
     }
 }
@@ -103,6 +103,8 @@ const CHANNEL: usize = 2;
 const BUNDLE: usize = 3;
 const HELP: usize = 4;
 const CATALOG: usize = 5;
+/// The parts compared as they are (a help compares by its text, kept or numbered).
+const PARTS_BUT_HELP: [usize; 5] = [MESSAGE, PACKAGE, CHANNEL, BUNDLE, CATALOG];
 
 impl Finding {
     pub(crate) fn new(rule: Rule, message: String) -> Finding {

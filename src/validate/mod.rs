@@ -23,7 +23,14 @@ pub(crate) use finding::{Finding, Rule, Severity};
 
 use crate::catalog::Catalog;
 
+/// opm's verdict on a loaded catalog: its error text, `None` when opm finds it
+/// valid (the findings are made and dropped a group at a time).
+pub(crate) fn opm_message(catalog: &Catalog) -> Option<String> {
+    validate_each(catalog, true, drop)
+}
+
 /// The outcome of validating one catalog.
+#[cfg(test)]
 #[derive(Debug)]
 pub(crate) struct Validation {
     /// Every finding, in a deterministic order: by package, then by location.
@@ -33,17 +40,11 @@ pub(crate) struct Validation {
     pub(crate) opm_message: Option<String>,
 }
 
-/// Validates a loaded catalog.
+/// Validates a loaded catalog: every finding, in report order, and opm's text.
+#[cfg(test)]
 pub(crate) fn validate(catalog: &Catalog) -> Validation {
-    validate_with(catalog, true)
-}
-
-/// Validates a loaded catalog; without `opm_text` only whether opm fails it is
-/// kept (`opm_message` is then empty when it does), which spares the text of a
-/// catalog of many broken packages where nothing prints it.
-pub(crate) fn validate_with(catalog: &Catalog, opm_text: bool) -> Validation {
     let mut findings = Vec::new();
-    let opm_message = validate_each(catalog, opm_text, |part| findings.extend(part));
+    let opm_message = validate_each(catalog, true, |part| findings.extend(part));
     Validation {
         findings,
         opm_message,
@@ -53,7 +54,9 @@ pub(crate) fn validate_with(catalog: &Catalog, opm_text: bool) -> Validation {
 /// Validates a loaded catalog, handing its findings to `emit` a part at a time,
 /// each part sorted and the parts in report order: a part per group of packages
 /// (every finding of a package comes from its group, and groups come in name
-/// order). Returns opm's message as [`validate_with`] does.
+/// order). Returns opm's message, `None` when opm finds the catalog valid;
+/// without `opm_text` the message is empty (only the verdict is kept), which
+/// spares the text of a catalog of many broken packages where nothing prints it.
 pub(crate) fn validate_each(
     catalog: &Catalog,
     opm_text: bool,
@@ -80,9 +83,7 @@ pub(crate) fn validate_each(
         checks::validate(&model, &mut collector, &mut root);
         lints::check_model(&model, &mut collector);
         drop(model);
-        // The schema checks skip bundles with errors, and decode values on every
-        // thread: before the lints of every blob, whose warnings can be a
-        // finding per blob, exist.
+        // The schema checks skip bundles with errors found above.
         schemas::check(catalog, group.bundles, &mut collector);
         lints::check_bundles(catalog, group.bundles, &mut collector);
         hand_over(&mut collector);

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::shown::{self, Form};
 
-use super::{Finding, Rule, Severity, Validation};
+use super::{Finding, Rule, Severity};
 use crate::catalog::Location;
 
 /// What the user asked of the findings.
@@ -49,20 +49,6 @@ impl Settings {
 }
 
 impl Outcome {
-    pub(crate) fn new(validation: Validation, settings: &Settings) -> Outcome {
-        let findings: Vec<Finding> = validation
-            .findings
-            .into_iter()
-            .filter_map(|finding| settings.apply(finding))
-            .collect();
-        let errors = findings.iter().any(|f| f.severity == Severity::Error);
-        Outcome {
-            passed: validation.opm_message.is_none() && !errors,
-            findings,
-            opm_message: validation.opm_message,
-        }
-    }
-
     pub(crate) fn count(&self, severity: Severity) -> usize {
         self.findings
             .iter()

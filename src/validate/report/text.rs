@@ -2,7 +2,6 @@
 //! diagnostics with source snippets on a terminal, plain text otherwise.
 
 use std::collections::HashMap;
-
 use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource};
@@ -191,7 +190,7 @@ impl Sources {
         self.texts
             .entry(Arc::clone(file))
             .or_insert_with(|| {
-                let text: Arc<str> = std::fs::read_to_string(&**file).ok()?.into();
+                let text: Box<str> = std::fs::read_to_string(&**file).ok()?.into();
                 let line_starts = std::iter::once(0)
                     .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1))
                     .collect();
@@ -203,7 +202,7 @@ impl Sources {
 
 /// A file's text and the byte offset where each of its lines starts.
 struct Indexed {
-    text: Arc<str>,
+    text: Box<str>,
     line_starts: Vec<usize>,
 }
 
