@@ -18,6 +18,9 @@ pub(crate) struct Limits {
     /// Most bytes the aliases of one YAML document may copy
     /// (`FBC_MAX_ALIAS_EXPANSION`); a document may always copy 16 times its size.
     pub(crate) max_alias_expansion: u64,
+    /// Most bytes of findings `validate` keeps in memory before writing the rest
+    /// to an unnamed temporary file (`FBC_FINDINGS_IN_MEMORY`).
+    pub(crate) findings_in_memory: u64,
 }
 
 const DEFAULT: Limits = Limits {
@@ -25,6 +28,7 @@ const DEFAULT: Limits = Limits {
     max_image_size: 8 << 30,
     pull_timeout: Duration::from_secs(60),
     max_alias_expansion: 64 << 20,
+    findings_in_memory: 16 << 20,
 };
 
 /// A limit variable with a value that cannot be read.
@@ -67,6 +71,7 @@ fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Result<Limits, LimitErro
     limits.max_file_size = size("FBC_MAX_FILE_SIZE", limits.max_file_size)?;
     limits.max_image_size = size("FBC_MAX_IMAGE_SIZE", limits.max_image_size)?;
     limits.max_alias_expansion = size("FBC_MAX_ALIAS_EXPANSION", limits.max_alias_expansion)?;
+    limits.findings_in_memory = size("FBC_FINDINGS_IN_MEMORY", limits.findings_in_memory)?;
     if let Some(value) = lookup("FBC_PULL_TIMEOUT") {
         let seconds = value
             .trim()

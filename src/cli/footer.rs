@@ -23,6 +23,10 @@ pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[
         "most bytes the YAML aliases of one document may copy (default 64MiB)",
     ),
     (
+        "FBC_FINDINGS_IN_MEMORY",
+        "bytes of findings validate holds before the rest wait in a temporary file (default 16MiB)",
+    ),
+    (
         "FBC_MAX_IMAGE_SIZE",
         "most bytes an image may download and unpack (default 8GiB)",
     ),
@@ -54,7 +58,10 @@ pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[
         "XDG_CACHE_HOME",
         "the image cache, $XDG_CACHE_HOME/fbc (default ~/.cache/fbc)",
     ),
-    ("TMPDIR", "where images are unpacked"),
+    (
+        "TMPDIR",
+        "where images are unpacked and validate's findings wait",
+    ),
     (
         "NO_COLOR",
         "not empty: no colours or snippets (see --color)",
@@ -68,6 +75,7 @@ pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[
 ];
 
 const FILES: &[&str] = &["FBC_MAX_FILE_SIZE", "FBC_MAX_ALIAS_EXPANSION"];
+const FINDINGS: &[&str] = &["FBC_FINDINGS_IN_MEMORY", "TMPDIR"];
 const PULLS: &[&str] = &[
     "FBC_MAX_IMAGE_SIZE",
     "FBC_PULL_TIMEOUT",
@@ -147,7 +155,7 @@ const FOOTERS: &[(&[&str], Footer)] = &[
                 ),
                 (2, "some catalog could not be loaded, or bad arguments"),
             ],
-            environment: &[FILES, COLOUR],
+            environment: &[FILES, FINDINGS, COLOUR],
             examples: &[
                 (
                     "fbc validate testdata/examples/hello-catalog --allow image-not-pinned",

@@ -16,6 +16,7 @@ use crate::output::node::{Each, Items, Node};
 use crate::output::sink::Spill;
 use crate::shown::Form;
 use crate::validate::report::{self, Outcome, Settings, display_path};
+use crate::validate::spool::Spool;
 use crate::validate::{Finding, Rule, Severity, validate_each};
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -41,6 +42,14 @@ enum ValidateError {
     #[error("write <stdout>: {0}")]
     #[diagnostic(code(fbc::validate::write))]
     Write(#[source] std::io::Error),
+    #[error("{0}")]
+    #[diagnostic(
+        code(fbc::validate::spool),
+        help(
+            "findings beyond FBC_FINDINGS_IN_MEMORY wait in a temporary file in $TMPDIR; raise it, or point TMPDIR at a working file system"
+        )
+    )]
+    Spool(String),
     /// opm's words when its YAML writer refuses a string of the report; only a
     /// failed validation has strings that can hold such characters.
     #[error("failed to marshal output: {0}")]
@@ -114,7 +123,7 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
     }
     // Reports are written as they are made; several catalogs' findings one part
     // each.
-    let parts: Vec<&[Finding]> = checked.iter().map(|c| &c.outcome.findings[..]).collect();
+    let parts: Vec<&Spool> = checked.iter().map(|c| &c.outcome.findings).collect();
     let written = super::stream_stdout(|out| match args.output {
         ValidateFormat::Text => unreachable!("written above"),
         ValidateFormat::Json if several => {
@@ -136,15 +145,21 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
             Ok(())
         }
         ValidateFormat::Github => {
-            report::github::write(parts.iter().flat_map(|part| part.iter()), out);
+            let findings = parts.iter().flat_map(|part| part.iter());
+            findings.for_each(|finding| report::github::write(&finding, out));
             Ok(())
         }
         ValidateFormat::Gitlab => {
             let findings = parts.iter().flat_map(|part| part.iter());
-            gitlab::write(findings.map(issue), out).expect("a buffer takes every byte");
+            gitlab::write(findings.map(|finding| issue(&finding)), out)
+                .expect("a buffer takes every byte");
             Ok(())
         }
     });
+    // Findings that could not be read back from their file: the report lacks them.
+    if let Some(failure) = parts.iter().find_map(|part| part.failure()) {
+        return Err(ValidateError::Spool(failure).into());
+    }
     if let Err(error) = written.map_err(ValidateError::Write)? {
         // Reported, with the verdict's exit code, as opm does.
         report_error(&miette::Report::new(ValidateError::Yaml(error)));
@@ -225,7 +240,7 @@ fn validate_catalog(
     settings: &Settings,
     others: Option<&[(String, catalog::Catalog)]>,
     mut emit: impl FnMut(Finding),
-) -> (Option<String>, bool) {
+) -> Result<(Option<String>, bool), ValidateError> {
     let mut errors = false;
     let mut add = |finding: Finding| {
         if let Some(finding) = settings.apply(finding) {
@@ -233,9 +248,8 @@ fn validate_catalog(
             emit(finding);
         }
     };
-    let opm_message = validate_each(catalog, settings.opm_text, |part| {
-        part.into_iter().for_each(&mut add);
-    });
+    let opm_message = validate_each(catalog, settings.opm_text, |part| part.for_each(&mut add))
+        .map_err(ValidateError::Spool)?;
     if let Some(others) = others {
         dependency_findings(directory, catalog, others)
             .into_iter()
@@ -248,7 +262,7 @@ fn validate_catalog(
         )));
     }
     let passed = opm_message.is_none() && !errors;
-    (opm_message, passed)
+    Ok((opm_message, passed))
 }
 
 /// One catalog in text: findings written as each group of packages is validated
@@ -269,7 +283,7 @@ fn check_text(
     let mut report = report::text::Report::new(shown, &mut out);
     let (_, passed) = validate_catalog(directory, &catalog, settings, others, |finding| {
         report.add(&finding);
-    });
+    })?;
     report.finish(passed);
     let _ = out.finish();
     Ok(if passed {
@@ -296,13 +310,19 @@ fn check(
     several: bool,
     others: Option<&[(String, catalog::Catalog)]>,
 ) -> Checked {
-    let (mut outcome, failure) = match load(directory) {
-        Ok(catalog) => {
-            let mut findings = Vec::new();
-            let (opm_message, passed) =
-                validate_catalog(directory, &catalog, settings, others, |finding| {
-                    findings.push(finding);
-                });
+    let name = several.then(|| display_path(directory, Form::Data));
+    let named = |finding: Finding| match &name {
+        Some(name) => finding.in_catalog(name),
+        None => finding,
+    };
+    let mut findings = Spool::new(crate::validate::spool::budget());
+    let validated = load(directory).and_then(|catalog| {
+        validate_catalog(directory, &catalog, settings, others, |finding| {
+            findings.push(named(finding));
+        })
+    });
+    let (outcome, failure) = match validated {
+        Ok((opm_message, passed)) => {
             let outcome = Outcome {
                 findings,
                 opm_message,
@@ -310,15 +330,8 @@ fn check(
             };
             (outcome, None)
         }
-        Err(error) => (load_outcome(&error), Some(error)),
+        Err(error) => (load_outcome(&error, named), Some(error)),
     };
-    if several {
-        let name = display_path(directory, Form::Data);
-        outcome.findings = std::mem::take(&mut outcome.findings)
-            .into_iter()
-            .map(|finding| finding.in_catalog(&name))
-            .collect();
-    }
     Checked {
         directory: directory.to_path_buf(),
         outcome,
@@ -327,17 +340,17 @@ fn check(
     }
 }
 
-/// A catalog that could not be loaded: one finding per file that failed (or one for
-/// the directory itself).
-fn load_outcome(error: &ValidateError) -> Outcome {
-    let findings = match error {
+/// A catalog that could not be loaded (or validated): one finding per file that
+/// failed (or one for the directory itself), each made `named`.
+fn load_outcome(error: &ValidateError, named: impl Fn(Finding) -> Finding) -> Outcome {
+    let findings: Vec<Finding> = match error {
         ValidateError::Load(errors) => errors.errors.iter().map(file_finding).collect(),
         ValidateError::Access(error) => vec![file_finding(error)],
         ValidateError::BundleDirectory { .. } => vec![unreadable(error.to_string(), error)],
-        ValidateError::Write(_) | ValidateError::Yaml(_) => Vec::new(),
+        ValidateError::Write(_) | ValidateError::Yaml(_) | ValidateError::Spool(_) => Vec::new(),
     };
     Outcome {
-        findings,
+        findings: findings.into_iter().map(named).collect::<Vec<_>>().into(),
         opm_message: Some(error.to_string()),
         passed: false,
     }

@@ -36,15 +36,6 @@ pub(crate) struct Items<'a> {
 /// Hands every item to the visitor, in order.
 pub(crate) type Each<'a> = dyn Fn(&mut dyn for<'n> FnMut(&Node<'n>)) + Sync + 'a;
 
-/// A function for [`Items`] that hands `make(item)` for each of `items` to its
-/// visitor.
-pub(crate) fn each<'a, T: Sync + 'a>(
-    items: impl Iterator<Item = &'a T> + Clone + Sync + 'a,
-    make: impl Fn(&'a T) -> Node<'a> + Sync + 'a,
-) -> impl Fn(&mut dyn for<'n> FnMut(&Node<'n>)) + Sync + 'a {
-    move |visit| items.clone().for_each(|item| visit(&make(item)))
-}
-
 impl<'a> Items<'a> {
     /// `each` must hand `len` items to its visitor.
     pub(crate) fn new(len: usize, each: &'a Each<'a>) -> Self {

@@ -2,9 +2,12 @@
 //! concerns and where the blobs involved start. Every output format reads these.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::sync::RwLock;
 
-use crate::catalog::Location;
+use super::spool::{Merge, Sorter};
+
+use crate::catalog::{Location, SharedPath};
 use crate::model::Text;
 
 /// How bad a finding is. Every rule opm enforces makes a catalog invalid; lints
@@ -235,6 +238,79 @@ impl Finding {
         locations.into_iter().fold(self, Finding::at)
     }
 
+    /// About the memory the finding takes: itself, its text and its locations,
+    /// with an allocation's overhead for each of the two.
+    pub(crate) fn size(&self) -> usize {
+        std::mem::size_of::<Finding>()
+            + self.texts.len()
+            + std::mem::size_of_val(&*self.locations)
+            + 32
+    }
+
+    /// Appends the finding as bytes [`Finding::decode`] reads back, its files
+    /// written as the numbers `file_number` gives them.
+    pub(crate) fn encode(
+        &self,
+        out: &mut Vec<u8>,
+        mut file_number: impl FnMut(&SharedPath) -> u32,
+    ) {
+        let put = |out: &mut Vec<u8>, value: u32| out.extend_from_slice(&value.to_le_bytes());
+        out.extend_from_slice(&[
+            self.rule as u8,
+            self.severity as u8,
+            self.present,
+            self.static_help,
+        ]);
+        for end in self.ends {
+            put(out, end);
+        }
+        put(out, u32::try_from(self.texts.len()).unwrap_or(u32::MAX));
+        out.extend_from_slice(self.texts.as_bytes());
+        put(out, u32::try_from(self.locations.len()).unwrap_or(u32::MAX));
+        for location in &self.locations {
+            put(out, file_number(&location.file));
+            put(out, location.line);
+            put(out, location.column);
+        }
+    }
+
+    /// A finding [`Finding::encode`] wrote, its files numbered in `files`; `None`
+    /// when the bytes are not one.
+    pub(crate) fn decode(bytes: &[u8], files: &[SharedPath]) -> Option<Finding> {
+        let mut cursor = Cursor(bytes);
+        let [rule, severity, present, static_help] = cursor.take(4)?.try_into().ok()?;
+        let rule = *Rule::ALL.get(usize::from(rule))?;
+        let severity = [Severity::Error, Severity::Warning]
+            .into_iter()
+            .find(|known| *known as u8 == severity)?;
+        let mut ends = [0; 5];
+        for end in &mut ends {
+            *end = cursor.number()?;
+        }
+        let length = cursor.number()? as usize;
+        let texts = std::str::from_utf8(cursor.take(length)?).ok()?.into();
+        let count = cursor.number()? as usize;
+        let locations = (0..count)
+            .map(|_| {
+                let file = files.get(cursor.number()? as usize)?;
+                Some(Location {
+                    file: std::sync::Arc::clone(file),
+                    line: cursor.number()?,
+                    column: cursor.number()?,
+                })
+            })
+            .collect::<Option<_>>()?;
+        cursor.0.is_empty().then_some(Finding {
+            rule,
+            severity,
+            present,
+            ends,
+            texts,
+            locations,
+            static_help,
+        })
+    }
+
     /// The order findings are reported in: by package (catalog-wide ones first),
     /// then where they are, then by rule.
     pub(crate) fn sort_key(&self) -> impl Ord + '_ {
@@ -249,6 +325,21 @@ impl Finding {
     }
 }
 
+/// The bytes of an encoded finding not read yet.
+struct Cursor<'a>(&'a [u8]);
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, count: usize) -> Option<&'a [u8]> {
+        let (taken, rest) = self.0.split_at_checked(count)?;
+        self.0 = rest;
+        Some(taken)
+    }
+
+    fn number(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+}
+
 /// Where opm meets a problem in its run over the catalog: the step (0 packages, 1
 /// channels, 2 bundles, 3 channel entries, 4 deprecations), then the position in
 /// that step (the blob's index in its list, 0; or for channel entries, checked per
@@ -257,16 +348,32 @@ impl Finding {
 /// stops at.
 pub(crate) type Rank = (u8, usize, usize);
 
-/// Findings in the order they were found, and the one error opm would stop at.
-#[derive(Debug, Default)]
+/// The findings of the packages being checked, sorted when handed over, and the
+/// one error opm would stop at.
 pub(crate) struct Collector {
-    pub(crate) findings: Vec<Finding>,
+    sorter: Sorter,
+    /// Whether findings are kept (opm's verdict alone needs none of them).
+    keep: bool,
+    /// The package and bundle of each error no longer in memory (see
+    /// [`FailedBundles`]), until the part is handed over.
+    failed: HashSet<Box<str>>,
     /// The first problem opm's `ConvertToModel` reports (it checks nothing after
     /// it), with its rank.
     pub(crate) opm_error: Option<(Rank, String)>,
 }
 
 impl Collector {
+    /// A collector keeping findings up to `budget` bytes in memory (beyond it in a
+    /// temporary file), or, with `None`, none at all.
+    pub(crate) fn new(budget: Option<usize>) -> Collector {
+        Collector {
+            sorter: Sorter::new(budget.unwrap_or(usize::MAX)),
+            keep: budget.is_some(),
+            failed: HashSet::new(),
+            opm_error: None,
+        }
+    }
+
     /// A problem opm stops at when nothing before it (a lesser rank, or the same
     /// rank found earlier) fails.
     pub(crate) fn fail_fast(&mut self, rank: Rank, finding: Finding) {
@@ -277,12 +384,85 @@ impl Collector {
         {
             self.opm_error = Some((rank, finding.message().to_owned()));
         }
-        self.findings.push(finding);
+        self.push(finding);
     }
 
     /// A problem opm reports elsewhere, differently, or not at all.
     pub(crate) fn push(&mut self, finding: Finding) {
-        self.findings.push(finding);
+        if !self.keep {
+            remember_failure(&mut self.failed, &finding);
+            return;
+        }
+        self.sorter.push(finding);
+        if self.sorter.over_budget() {
+            for finding in self.sorter.held() {
+                remember_failure(&mut self.failed, finding);
+            }
+            self.sorter.spill();
+        }
+    }
+
+    pub(crate) fn extend(&mut self, findings: impl IntoIterator<Item = Finding>) {
+        findings.into_iter().for_each(|finding| self.push(finding));
+    }
+
+    /// Room for `count` more findings (as far as the budget goes).
+    pub(crate) fn reserve(&mut self, count: usize) {
+        if self.keep {
+            self.sorter.reserve(count);
+        }
+    }
+
+    /// The bundles an error of this part concerns.
+    pub(crate) fn failed_bundles(&self) -> FailedBundles<'_> {
+        FailedBundles {
+            held: self
+                .sorter
+                .held()
+                .iter()
+                .filter(|finding| finding.severity == Severity::Error)
+                .filter_map(|finding| Some((finding.package_name()?, finding.bundle_name()?)))
+                .collect(),
+            written: &self.failed,
+        }
+    }
+
+    /// The findings since the last part, sorted, equal neighbours dropped.
+    pub(crate) fn part(&mut self) -> Merge<'_> {
+        self.failed.clear();
+        self.sorter.part()
+    }
+
+    /// Why reading findings back from their file failed, if it did.
+    pub(crate) fn failure(&self) -> Option<String> {
+        self.sorter.failure()
+    }
+}
+
+/// Keeps the package and bundle of an error as one string.
+fn remember_failure(failed: &mut HashSet<Box<str>>, finding: &Finding) {
+    if finding.severity == Severity::Error
+        && let (Some(package), Some(bundle)) = (finding.package_name(), finding.bundle_name())
+    {
+        failed.insert(failure_key(package, bundle));
+    }
+}
+
+fn failure_key(package: &str, bundle: &str) -> Box<str> {
+    format!("{}:{package}{bundle}", package.len()).into_boxed_str()
+}
+
+/// The bundles (package and name) an error concerns, among the findings in
+/// memory and those written away.
+pub(crate) struct FailedBundles<'a> {
+    held: HashSet<(&'a str, &'a str)>,
+    written: &'a HashSet<Box<str>>,
+}
+
+impl FailedBundles<'_> {
+    pub(crate) fn contains(&self, package: &str, bundle: &str) -> bool {
+        self.held.contains(&(package, bundle))
+            || (!self.written.is_empty() && self.written.contains(&failure_key(package, bundle)))
     }
 }
 

@@ -51,7 +51,7 @@ pub(crate) fn check_implicit(catalog: &Catalog, collector: &mut Collector) {
 pub(crate) fn check_bundles(catalog: &Catalog, bundles: &[u32], collector: &mut Collector) {
     // Room for a finding per bundle at once: a list that doubles as it grows holds
     // its old and its new buffer while it moves (room never written costs no memory).
-    collector.findings.reserve(bundles.len());
+    collector.reserve(bundles.len());
     for bundle in bundles
         .iter()
         .map(|index| &catalog.bundles[*index as usize])

@@ -17,6 +17,7 @@ pub(crate) mod properties;
 pub(crate) mod report;
 mod schemas;
 pub(crate) mod small_map;
+pub(crate) mod spool;
 mod tree;
 
 pub(crate) use finding::{Finding, Rule, Severity};
@@ -24,9 +25,11 @@ pub(crate) use finding::{Finding, Rule, Severity};
 use crate::catalog::Catalog;
 
 /// opm's verdict on a loaded catalog: its error text, `None` when opm finds it
-/// valid (the findings are made and dropped a group at a time).
+/// valid (no finding is kept).
 pub(crate) fn opm_message(catalog: &Catalog) -> Option<String> {
-    validate_each(catalog, true, drop)
+    // Nothing is read back from a file when no finding is kept; were it to fail,
+    // the catalog would not pass.
+    validate_parts(catalog, true, None, |_| {}).unwrap_or_else(Some)
 }
 
 /// The outcome of validating one catalog.
@@ -44,7 +47,8 @@ pub(crate) struct Validation {
 #[cfg(test)]
 pub(crate) fn validate(catalog: &Catalog) -> Validation {
     let mut findings = Vec::new();
-    let opm_message = validate_each(catalog, true, |part| findings.extend(part));
+    let opm_message =
+        validate_each(catalog, true, |part| findings.extend(part)).expect("findings read back");
     Validation {
         findings,
         opm_message,
@@ -54,23 +58,37 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
 /// Validates a loaded catalog, handing its findings to `emit` a part at a time,
 /// each part sorted and the parts in report order: a part per group of packages
 /// (every finding of a package comes from its group, and groups come in name
-/// order). Returns opm's message, `None` when opm finds the catalog valid;
-/// without `opm_text` the message is empty (only the verdict is kept), which
-/// spares the text of a catalog of many broken packages where nothing prints it.
+/// order); findings beyond `FBC_FINDINGS_IN_MEMORY` wait in a temporary file.
+/// Returns opm's message, `None` when opm finds the catalog valid; without
+/// `opm_text` the message is empty (only the verdict is kept), which spares the
+/// text of a catalog of many broken packages where nothing prints it. Fails when
+/// findings could not be read back from their file.
 pub(crate) fn validate_each(
     catalog: &Catalog,
     opm_text: bool,
-    mut emit: impl FnMut(Vec<Finding>),
-) -> Option<String> {
-    let mut collector = finding::Collector::default();
+    emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
+) -> Result<Option<String>, String> {
+    validate_parts(catalog, opm_text, Some(spool::budget()), emit)
+}
+
+/// [`validate_each`] keeping `budget` bytes of findings in memory, or none at
+/// all.
+fn validate_parts(
+    catalog: &Catalog,
+    opm_text: bool,
+    budget: Option<usize>,
+    mut emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
+) -> Result<Option<String>, String> {
+    let mut collector = finding::Collector::new(budget);
     let mut root = tree::StreamedRoot::new("invalid index", opm_text);
+    let mut failure = None;
     let mut hand_over = |collector: &mut finding::Collector| {
-        let mut part = std::mem::take(&mut collector.findings);
-        sort_findings(&mut part);
-        part.dedup();
-        if !part.is_empty() {
-            emit(part);
+        let mut part = collector.part().peekable();
+        if part.peek().is_some() {
+            emit(&mut part);
         }
+        drop(part);
+        failure = failure.take().or_else(|| collector.failure());
     };
     // Findings that name no package sort first: they join the first part (only
     // the group of blobs with no package name, first in name order, adds more).
@@ -89,40 +107,13 @@ pub(crate) fn validate_each(
         hand_over(&mut collector);
     });
     hand_over(&mut collector);
-    match collector.opm_error.take() {
+    if let Some(failure) = failure {
+        return Err(failure);
+    }
+    Ok(match collector.opm_error.take() {
         Some((_, message)) => Some(message),
         None => root.finish(),
-    }
-}
-
-/// Sorts findings stably by [`Finding::sort_key`] without a scratch copy of them
-/// (a catalog can have tens of thousands): their indices are sorted, then each
-/// cycle of the permutation is swapped into place.
-fn sort_findings(findings: &mut [Finding]) {
-    // Four bytes an index (2^32 findings would take 240 GB; past that, the
-    // standard library's stable sort).
-    let Ok(count) = u32::try_from(findings.len()) else {
-        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        return;
-    };
-    let mut order: Vec<u32> = (0..count).collect();
-    order.sort_by(|&a, &b| {
-        let key = |index: u32| findings[index as usize].sort_key();
-        key(a).cmp(&key(b))
-    });
-    // Position `i` takes the finding at `order[i]`; a placed position points at itself.
-    for start in 0..order.len() {
-        let mut at = start;
-        loop {
-            let from = order[at] as usize;
-            order[at] = u32::try_from(at).expect("positions are below the count");
-            if from == start {
-                break;
-            }
-            findings.swap(at, from);
-            at = from;
-        }
-    }
+    })
 }
 
 /// The lint for a directory without any blob: opm accepts it, but it is most often
@@ -149,29 +140,6 @@ pub(crate) fn lint_ids() -> Vec<&'static str> {
         .filter(|rule| rule.default_severity() == Severity::Warning)
         .map(|rule| rule.id())
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn findings_sort_as_a_stable_sort_does() {
-        // Equal keys in several places (the help tells them apart) and a shuffled order.
-        let findings: Vec<Finding> = (0..200u32)
-            .map(|i| {
-                let package = format!("p{}", (i * 37) % 11);
-                Finding::new(Rule::ImageNotPinned, format!("m{}", (i * 13) % 3))
-                    .package(&package)
-                    .help(format!("{i}"))
-            })
-            .collect();
-        let mut expected = findings.clone();
-        expected.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        let mut sorted = findings;
-        sort_findings(&mut sorted);
-        assert_eq!(sorted, expected);
-    }
 }
 
 #[cfg(test)]
@@ -290,7 +258,8 @@ mod group_tests {
             3000,
         );
         let mut parts = Vec::new();
-        let message = validate_each(&catalog, true, |part| parts.push(part));
+        let message = validate_each(&catalog, true, |part| parts.push(part.collect::<Vec<_>>()))
+            .expect("findings read back");
         assert!(parts.len() > 2, "{} parts", parts.len());
         let joined: Vec<Finding> = parts.into_iter().flatten().collect();
         let mut sorted = joined.clone();
@@ -300,5 +269,47 @@ mod group_tests {
         assert_eq!(joined.last().and_then(Finding::package_name), Some("zzz"));
         assert!(joined.iter().any(|f| f.package_name() == Some("m2500")));
         assert_eq!(message, validate(&catalog).opm_message);
+    }
+}
+
+#[cfg(test)]
+mod spill_tests {
+    use super::*;
+
+    fn findings(catalog: &Catalog, budget: usize) -> (Vec<Finding>, Option<String>) {
+        let mut findings = Vec::new();
+        let message = validate_parts(catalog, true, Some(budget), |part| findings.extend(part))
+            .expect("findings read back");
+        (findings, message)
+    }
+
+    /// Findings written to a file beyond the budget (every finding its own run,
+    /// or a few together) come back as those kept in memory: same findings, same
+    /// order, same verdict; bundles with an error spilled still skip the schema
+    /// checks.
+    #[test]
+    fn spilled_findings_report_as_held_ones() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/validate");
+        let mut spilled = 0;
+        for entry in std::fs::read_dir(&root).expect("fixtures") {
+            let path = entry.expect("an entry").path();
+            if !path.is_dir() {
+                continue;
+            }
+            let Ok(catalog) = crate::catalog::load_directory(&path) else {
+                continue;
+            };
+            let held = findings(&catalog, usize::MAX);
+            spilled += usize::from(held.0.len() > 1);
+            for budget in [0, 500] {
+                assert_eq!(
+                    findings(&catalog, budget),
+                    held,
+                    "{} at {budget}",
+                    path.display()
+                );
+            }
+        }
+        assert!(spilled >= 5, "{spilled} fixtures with findings to spill");
     }
 }

@@ -8,7 +8,6 @@
 //! `fbc.schema.json`) are for editors: fbc's own checks of those blobs are opm's rules,
 //! with exact locations.
 
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use rayon::prelude::*;
@@ -17,7 +16,7 @@ use serde_json::Value;
 use crate::catalog::{Catalog, Located};
 use crate::model::Bundle;
 
-use super::finding::{Collector, Finding, Rule, Severity};
+use super::finding::{Collector, Finding, Rule};
 use super::json_schema::Schema;
 
 /// Property type and schema text.
@@ -74,12 +73,7 @@ fn validator(kind: &str) -> Option<&'static Schema> {
 /// Checks the property values of the bundles at `bundles` (indices into the
 /// catalog's list), skipping those the collector already has an error for.
 pub(crate) fn check(catalog: &Catalog, bundles: &[u32], collector: &mut Collector) {
-    let failed: HashSet<(&str, &str)> = collector
-        .findings
-        .iter()
-        .filter(|finding| finding.severity == Severity::Error)
-        .filter_map(|finding| Some((finding.package_name()?, finding.bundle_name()?)))
-        .collect();
+    let failed = collector.failed_bundles();
     // Bundles are checked in parallel (each decodes its values); findings keep
     // the bundles' order.
     let findings: Vec<Finding> = bundles
@@ -87,11 +81,12 @@ pub(crate) fn check(catalog: &Catalog, bundles: &[u32], collector: &mut Collecto
         .map(|index| &catalog.bundles[*index as usize])
         .filter(|bundle| {
             let item = &bundle.item;
-            !failed.contains(&(item.package.as_str(), item.name.as_str()))
+            !failed.contains(&item.package, &item.name)
         })
         .flat_map_iter(bundle_findings)
         .collect();
-    collector.findings.extend(findings);
+    drop(failed);
+    collector.extend(findings);
 }
 
 /// The schema findings of one bundle's property values.

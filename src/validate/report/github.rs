@@ -9,9 +9,9 @@ use crate::output::sink::Sink;
 use crate::shown::Form;
 use crate::validate::{Finding, Severity};
 
-/// A workflow command for each of `findings`.
-pub(crate) fn write<'a>(findings: impl Iterator<Item = &'a Finding>, out: &mut impl Sink) {
-    for finding in findings {
+/// The workflow command of a finding.
+pub(crate) fn write(finding: &Finding, out: &mut impl Sink) {
+    {
         let command = match finding.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",

@@ -5,10 +5,11 @@
 use std::borrow::Cow;
 
 use super::{Outcome, display_path};
-use crate::output::node::{self, Each, Items, Node};
+use crate::output::node::{Each, Items, Node};
 use crate::output::sink::Sink;
 use crate::shown::Form;
 use crate::validate::Finding;
+use crate::validate::spool::Spool;
 
 /// The version of fbc's report shapes (schemas/validate.schema.json).
 pub(crate) const FORMAT_VERSION: f64 = 1.0;
@@ -30,9 +31,13 @@ pub(crate) fn report<'a>(outcome: &'a Outcome, findings: &'a Each<'a>) -> Node<'
 
 /// The function that hands the findings' trees to [`outcome_fields`].
 pub(crate) fn findings_each(
-    findings: &[Finding],
+    findings: &Spool,
 ) -> impl Fn(&mut dyn for<'n> FnMut(&Node<'n>)) + Sync + '_ {
-    node::each(findings.iter(), finding_node)
+    |visit| {
+        findings
+            .iter()
+            .for_each(|finding| visit(&finding_node(&finding)));
+    }
 }
 
 /// A report object as Go's indenting encoder writes it, ending with a newline.
@@ -185,7 +190,7 @@ mod tests {
     #[test]
     fn passing_reports_have_no_error_key() {
         let outcome = Outcome {
-            findings: Vec::new(),
+            findings: Vec::new().into(),
             opm_message: None,
             passed: true,
         };
@@ -200,7 +205,7 @@ mod tests {
     fn the_report_equals_its_tree_written_whole() {
         let location = crate::catalog::Location::start_of("c.json");
         for count in [0, 1, 3] {
-            let mut findings: Vec<Finding> = (0..count)
+            let findings: Vec<Finding> = (0..count)
                 .map(|index| {
                     Finding::new(Rule::ImageNotPinned, format!("m<{index}>"))
                         .package("p")
@@ -211,11 +216,11 @@ mod tests {
                 .collect();
             for opm_message in [None, Some("x".to_owned())] {
                 let outcome = Outcome {
-                    findings,
+                    findings: findings.clone().into(),
                     opm_message,
                     passed: count == 0,
                 };
-                let trees = Node::Array(outcome.findings.iter().map(finding_node).collect());
+                let trees = Node::Array(findings.iter().map(finding_node).collect());
                 let mut whole = report(&outcome, &|_| {});
                 if let Node::Object(fields) = &mut whole {
                     fields.last_mut().expect("findings").1 = trees;
@@ -226,7 +231,6 @@ mod tests {
                     written(&outcome),
                     String::from_utf8(expected).expect("UTF-8")
                 );
-                findings = outcome.findings;
             }
         }
     }
@@ -234,7 +238,7 @@ mod tests {
     #[test]
     fn messages_escape_html_like_go() {
         let outcome = Outcome {
-            findings: Vec::new(),
+            findings: Vec::new().into(),
             opm_message: Some("invalid skipRange \"<1.0.0 & >0.1\":\n└── x".to_owned()),
             passed: false,
         };

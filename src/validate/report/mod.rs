@@ -11,6 +11,7 @@ use std::path::Path;
 
 use crate::shown::{self, Form};
 
+use super::spool::Spool;
 use super::{Finding, Rule, Severity};
 use crate::catalog::Location;
 
@@ -27,7 +28,7 @@ pub(crate) struct Settings {
 /// A validation with the settings applied: what every format reports.
 #[derive(Debug)]
 pub(crate) struct Outcome {
-    pub(crate) findings: Vec<Finding>,
+    pub(crate) findings: Spool,
     /// opm's error text, when opm rejects the catalog.
     pub(crate) opm_message: Option<String>,
     /// The verdict: opm's, or failed by a lint under `--strict`.
@@ -50,10 +51,10 @@ impl Settings {
 
 impl Outcome {
     pub(crate) fn count(&self, severity: Severity) -> usize {
-        self.findings
-            .iter()
-            .filter(|f| f.severity == severity)
-            .count()
+        match severity {
+            Severity::Error => self.findings.errors(),
+            Severity::Warning => self.findings.len() - self.findings.errors(),
+        }
     }
 }
 

@@ -6,9 +6,10 @@ use std::borrow::Cow;
 
 use super::relative_path;
 use crate::catalog::Location;
-use crate::output::node::{self, Items, Node};
+use crate::output::node::{Items, Node};
 use crate::output::sink::Sink;
 use crate::shown;
+use crate::validate::spool::Spool;
 use crate::validate::{Finding, Rule, Severity};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -22,7 +23,7 @@ const INFORMATION_URI: &str = if env!("CARGO_PKG_HOMEPAGE").is_empty() {
 
 /// The report of every finding of `parts` (one part per catalog), each result made
 /// as it is written.
-pub(crate) fn write(parts: &[&[Finding]], out: &mut impl Sink) {
+pub(crate) fn write(parts: &[&Spool], out: &mut impl Sink) {
     let rules = Rule::ALL.iter().map(|rule| rule_node(*rule)).collect();
     let driver = Node::Object(vec![
         ("name".into(), Node::str("fbc")),
@@ -34,7 +35,12 @@ pub(crate) fn write(parts: &[&[Finding]], out: &mut impl Sink) {
         ("informationUri".into(), Node::str(INFORMATION_URI)),
         ("rules".into(), Node::Array(rules)),
     ]);
-    let results = node::each(parts.iter().flat_map(|part| part.iter()), result_node);
+    let results = |visit: &mut dyn for<'n> FnMut(&Node<'n>)| {
+        for part in parts {
+            part.iter()
+                .for_each(|finding| visit(&result_node(&finding)));
+        }
+    };
     let count = parts.iter().map(|part| part.len()).sum();
     let run = Node::Object(vec![
         ("tool".into(), Node::Object(vec![("driver".into(), driver)])),

@@ -29,8 +29,8 @@ const WARNINGS_PER_RULE: usize = 5;
 /// warnings, as opm prints nothing.
 pub(crate) fn write(outcome: &Outcome, shown: Shown, out: &mut impl std::fmt::Write) {
     let mut report = Report::new(shown, out);
-    for finding in &outcome.findings {
-        report.add(finding);
+    for finding in outcome.findings.iter() {
+        report.add(&finding);
     }
     report.finish(outcome.passed);
 }

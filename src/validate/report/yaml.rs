@@ -29,7 +29,7 @@ mod tests {
 
     fn report(message: &str) -> Result<String, YamlWriteError> {
         let outcome = Outcome {
-            findings: Vec::new(),
+            findings: Vec::new().into(),
             opm_message: Some(message.to_owned()),
             passed: false,
         };

@@ -1,0 +1,629 @@
+//! Findings beyond a memory budget kept in an unnamed temporary file (removed by
+//! the system when fbc ends, however it ends): a catalog with a problem in nearly
+//! every blob has more findings than it has blobs, and a report must not hold
+//! them all. [`Spool`] keeps findings in the order they come; [`Sorter`] sorts
+//! them in runs merged as they are read back.
+
+use std::borrow::Cow;
+use std::collections::{BinaryHeap, HashMap};
+use std::fs::File;
+use std::io;
+use std::ops::Range;
+use std::os::unix::fs::FileExt as _;
+use std::sync::{Arc, Mutex};
+
+use super::Finding;
+use crate::catalog::SharedPath;
+
+/// Bytes read from or written to the file at a time.
+const BLOCK: usize = 64 * 1024;
+
+/// The memory findings may take before they go to a file (`FBC_FINDINGS_IN_MEMORY`).
+pub(crate) fn budget() -> usize {
+    usize::try_from(crate::limits::get().findings_in_memory).unwrap_or(usize::MAX)
+}
+
+/// Encoded findings in an unnamed temporary file, each a little-endian length
+/// and [`Finding::encode`]'s bytes; files are numbered in a table kept here.
+pub(crate) struct Store {
+    file: File,
+    written: u64,
+    files: Vec<SharedPath>,
+    numbers: HashMap<usize, u32>,
+    /// Why reading back failed (the findings read stop there).
+    failure: Mutex<Option<io::Error>>,
+}
+
+impl Store {
+    fn new() -> io::Result<Store> {
+        Ok(Store {
+            file: tempfile::tempfile()?,
+            written: 0,
+            files: Vec::new(),
+            numbers: HashMap::new(),
+            failure: Mutex::new(None),
+        })
+    }
+
+    /// Writes `findings` after what the file holds; returns where they are. On an
+    /// error nothing counts as written.
+    fn append<'a>(
+        &mut self,
+        findings: impl IntoIterator<Item = &'a Finding>,
+    ) -> io::Result<Range<u64>> {
+        let start = self.written;
+        let mut at = start;
+        let mut block = Vec::with_capacity(BLOCK + 1024);
+        let mut record = Vec::new();
+        let (files, numbers) = (&mut self.files, &mut self.numbers);
+        let mut number = |file: &SharedPath| {
+            *numbers
+                .entry(Arc::as_ptr(file) as usize)
+                .or_insert_with(|| {
+                    files.push(Arc::clone(file));
+                    u32::try_from(files.len() - 1).unwrap_or(u32::MAX)
+                })
+        };
+        for finding in findings {
+            record.clear();
+            finding.encode(&mut record, &mut number);
+            let length = u32::try_from(record.len())
+                .map_err(|_| io::Error::other("a finding of more than 4 GiB"))?;
+            block.extend_from_slice(&length.to_le_bytes());
+            block.extend_from_slice(&record);
+            if block.len() >= BLOCK {
+                self.file.write_all_at(&block, at)?;
+                at += block.len() as u64;
+                block.clear();
+            }
+        }
+        self.file.write_all_at(&block, at)?;
+        self.written = at + block.len() as u64;
+        Ok(start..self.written)
+    }
+
+    /// Forgets what the file holds (and gives its room back).
+    fn clear(&mut self) {
+        self.written = 0;
+        let _ = self.file.set_len(0);
+    }
+
+    /// The findings written at `range`, read a block at a time.
+    fn read(&self, range: Range<u64>) -> Reader<'_> {
+        Reader {
+            store: self,
+            at: range.start,
+            end: range.end,
+            block: Vec::new(),
+            used: 0,
+        }
+    }
+
+    /// Why reading back failed, if it did.
+    fn failure(&self) -> Option<String> {
+        let failure = self.failure.lock().ok()?;
+        failure
+            .as_ref()
+            .map(|error| format!("reading back findings kept in a temporary file: {error}"))
+    }
+}
+
+/// Findings read back from a [`Store`], in the order they were written; a failure
+/// ends them and is kept in the store.
+struct Reader<'s> {
+    store: &'s Store,
+    at: u64,
+    end: u64,
+    block: Vec<u8>,
+    used: usize,
+}
+
+impl Reader<'_> {
+    /// At least `count` unread bytes in the block, unless the range ends first.
+    fn fill(&mut self, count: usize) -> io::Result<bool> {
+        let unread = self.block.len() - self.used;
+        if unread >= count {
+            return Ok(true);
+        }
+        let left = self.end - self.at;
+        if (unread as u64) + left < count as u64 {
+            return Ok(false);
+        }
+        self.block.drain(..self.used);
+        self.used = 0;
+        let more = (count.max(BLOCK) - unread).min(usize::try_from(left).unwrap_or(usize::MAX));
+        let start = self.block.len();
+        self.block.resize(start + more, 0);
+        self.store
+            .file
+            .read_exact_at(&mut self.block[start..], self.at)?;
+        self.at += more as u64;
+        Ok(true)
+    }
+
+    fn next_finding(&mut self) -> io::Result<Option<Finding>> {
+        if !self.fill(4)? {
+            return if self.block.len() == self.used {
+                Ok(None)
+            } else {
+                Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "a finding cut short",
+                ))
+            };
+        }
+        let length = &self.block[self.used..self.used + 4];
+        let length = u32::from_le_bytes(length.try_into().expect("four bytes")) as usize;
+        self.used += 4;
+        if !self.fill(length)? {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "a finding cut short",
+            ));
+        }
+        let bytes = &self.block[self.used..self.used + length];
+        self.used += length;
+        Finding::decode(bytes, &self.store.files)
+            .map(Some)
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "a finding that does not read back",
+                )
+            })
+    }
+}
+
+impl Iterator for Reader<'_> {
+    type Item = Finding;
+
+    fn next(&mut self) -> Option<Finding> {
+        match self.next_finding() {
+            Ok(finding) => finding,
+            Err(error) => {
+                if let Ok(mut failure) = self.store.failure.lock() {
+                    failure.get_or_insert(error);
+                }
+                self.at = self.end;
+                self.used = self.block.len();
+                None
+            }
+        }
+    }
+}
+
+/// Findings in memory up to a budget, and the store that takes them beyond it.
+struct Buffer {
+    store: Option<Store>,
+    held: Vec<Finding>,
+    held_size: usize,
+    budget: usize,
+}
+
+impl Buffer {
+    fn new(budget: usize) -> Buffer {
+        Buffer {
+            store: None,
+            held: Vec::new(),
+            held_size: 0,
+            budget,
+        }
+    }
+
+    /// Adds a finding; true when the ones in memory are over the budget.
+    fn push(&mut self, finding: Finding) -> bool {
+        self.held_size += finding.size();
+        self.held.push(finding);
+        self.held_size > self.budget
+    }
+
+    /// Writes the findings in memory after what the store holds and forgets them;
+    /// `None` when the file cannot be made or written (they stay in memory, and
+    /// the budget is lifted).
+    fn write_held(&mut self) -> Option<Range<u64>> {
+        if self.store.is_none() {
+            self.store = Store::new().ok();
+        }
+        let written = self.store.as_mut().map(|store| store.append(&self.held));
+        if let Some(Ok(range)) = written {
+            self.held.clear();
+            self.held_size = 0;
+            Some(range)
+        } else {
+            self.budget = usize::MAX;
+            None
+        }
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.store.as_ref().and_then(Store::failure)
+    }
+}
+
+/// Findings in the order they come, in memory up to a budget, the earlier ones
+/// in a [`Store`] beyond it (kept in memory when the file cannot be written).
+pub(crate) struct Spool {
+    buffer: Buffer,
+    len: usize,
+    errors: usize,
+}
+
+impl Spool {
+    pub(crate) fn new(budget: usize) -> Spool {
+        Spool {
+            buffer: Buffer::new(budget),
+            len: 0,
+            errors: 0,
+        }
+    }
+
+    pub(crate) fn push(&mut self, finding: Finding) {
+        self.len += 1;
+        self.errors += usize::from(finding.severity == super::Severity::Error);
+        if self.buffer.push(finding) {
+            self.buffer.write_held();
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn errors(&self) -> usize {
+        self.errors
+    }
+
+    /// Every finding, in order (those in the file read back).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Cow<'_, Finding>> {
+        let store = self.buffer.store.iter();
+        let written = store.flat_map(|store| store.read(0..store.written));
+        let held = self.buffer.held.iter();
+        written.map(Cow::Owned).chain(held.map(Cow::Borrowed))
+    }
+
+    /// Why reading findings back failed, if it did: what was handed over is
+    /// then incomplete.
+    pub(crate) fn failure(&self) -> Option<String> {
+        self.buffer.failure()
+    }
+}
+
+impl From<Vec<Finding>> for Spool {
+    fn from(findings: Vec<Finding>) -> Spool {
+        let mut spool = Spool::new(usize::MAX);
+        for finding in findings {
+            spool.push(finding);
+        }
+        spool
+    }
+}
+
+impl std::fmt::Debug for Spool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spool")
+            .field("len", &self.len)
+            .field("spilled", &self.buffer.store.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Findings sorted by [`Finding::sort_key`] (stably, equal neighbours dropped)
+/// however many come: beyond the budget the ones in memory are sorted and
+/// written as a run, and the runs are merged as they are read back.
+pub(crate) struct Sorter {
+    buffer: Buffer,
+    runs: Vec<Range<u64>>,
+    over: bool,
+}
+
+impl Sorter {
+    pub(crate) fn new(budget: usize) -> Sorter {
+        Sorter {
+            buffer: Buffer::new(budget),
+            runs: Vec::new(),
+            over: false,
+        }
+    }
+
+    /// The findings in memory (every finding of the part when none were written).
+    pub(crate) fn held(&self) -> &[Finding] {
+        &self.buffer.held
+    }
+
+    pub(crate) fn reserve(&mut self, count: usize) {
+        let room = self.buffer.budget / std::mem::size_of::<Finding>();
+        self.buffer.held.reserve(count.min(room));
+    }
+
+    /// Adds a finding (the caller spills when [`Sorter::over_budget`], after
+    /// keeping what it needs of the findings in memory).
+    pub(crate) fn push(&mut self, finding: Finding) {
+        self.over = self.buffer.push(finding);
+    }
+
+    /// Whether the findings in memory should go to a run.
+    pub(crate) fn over_budget(&self) -> bool {
+        self.over
+    }
+
+    /// Writes the findings in memory as a sorted run (kept in memory, and the
+    /// budget lifted, when the file cannot be written).
+    pub(crate) fn spill(&mut self) {
+        self.over = false;
+        sort(&mut self.buffer.held);
+        self.buffer.held.dedup();
+        if self.runs.is_empty()
+            && let Some(store) = &mut self.buffer.store
+        {
+            store.clear();
+        }
+        if let Some(run) = self.buffer.write_held() {
+            self.runs.push(run);
+        }
+    }
+
+    /// Every finding added since the last part, sorted; the sorter is empty
+    /// after it.
+    pub(crate) fn part(&mut self) -> Merge<'_> {
+        let mut held = std::mem::take(&mut self.buffer.held);
+        self.buffer.held_size = 0;
+        self.over = false;
+        sort(&mut held);
+        held.dedup();
+        let runs = std::mem::take(&mut self.runs);
+        let mut sources: Vec<Source<'_>> = match &self.buffer.store {
+            Some(store) => runs
+                .into_iter()
+                .map(|run| Source::Run(store.read(run)))
+                .collect(),
+            None => Vec::new(),
+        };
+        sources.push(Source::Held(held.into_iter()));
+        let mut merge = Merge {
+            heap: BinaryHeap::with_capacity(sources.len()),
+            sources,
+            pending: None,
+        };
+        for source in 0..merge.sources.len() {
+            merge.advance(source);
+        }
+        merge.pending = merge.pop();
+        merge
+    }
+
+    /// Why reading findings back failed, if it did.
+    pub(crate) fn failure(&self) -> Option<String> {
+        self.buffer.failure()
+    }
+}
+
+/// Sorts findings stably by [`Finding::sort_key`] without a scratch copy of them
+/// (a part can have tens of thousands): their indices are sorted, then each
+/// cycle of the permutation is swapped into place.
+fn sort(findings: &mut [Finding]) {
+    // Four bytes an index (2^32 findings would take 240 GB; past that, the
+    // standard library's stable sort).
+    let Ok(count) = u32::try_from(findings.len()) else {
+        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        return;
+    };
+    let mut order: Vec<u32> = (0..count).collect();
+    order.sort_by(|&a, &b| {
+        let key = |index: u32| findings[index as usize].sort_key();
+        key(a).cmp(&key(b))
+    });
+    // Position `i` takes the finding at `order[i]`; a placed position points at itself.
+    for start in 0..order.len() {
+        let mut at = start;
+        loop {
+            let from = order[at] as usize;
+            order[at] = u32::try_from(at).expect("positions are below the count");
+            if from == start {
+                break;
+            }
+            findings.swap(at, from);
+            at = from;
+        }
+    }
+}
+
+enum Source<'s> {
+    Run(Reader<'s>),
+    Held(std::vec::IntoIter<Finding>),
+}
+
+impl Iterator for Source<'_> {
+    type Item = Finding;
+
+    fn next(&mut self) -> Option<Finding> {
+        match self {
+            Source::Run(reader) => reader.next(),
+            Source::Held(held) => held.next(),
+        }
+    }
+}
+
+/// The next finding of one source; the heap's top is the least by key, then by
+/// source (earlier runs hold earlier findings: the merge stays stable).
+struct Head {
+    finding: Finding,
+    source: usize,
+}
+
+impl Ord for Head {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let order = self.finding.sort_key().cmp(&other.finding.sort_key());
+        order.then(self.source.cmp(&other.source)).reverse()
+    }
+}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Head {}
+
+/// The sorted runs and the findings in memory merged into one order, equal
+/// neighbours dropped.
+pub(crate) struct Merge<'s> {
+    heap: BinaryHeap<Head>,
+    sources: Vec<Source<'s>>,
+    /// The next finding to hand over, held until the one after it is known to differ.
+    pending: Option<Finding>,
+}
+
+impl Merge<'_> {
+    fn advance(&mut self, source: usize) {
+        if let Some(finding) = self.sources[source].next() {
+            self.heap.push(Head { finding, source });
+        }
+    }
+
+    fn pop(&mut self) -> Option<Finding> {
+        let Head { finding, source } = self.heap.pop()?;
+        self.advance(source);
+        Some(finding)
+    }
+}
+
+impl Iterator for Merge<'_> {
+    type Item = Finding;
+
+    fn next(&mut self) -> Option<Finding> {
+        let current = self.pending.take()?;
+        loop {
+            match self.pop() {
+                Some(next) if next == current => {}
+                next => {
+                    self.pending = next;
+                    return Some(current);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Location;
+    use crate::validate::Rule;
+
+    /// Findings of several packages, files and rules, some equal, some with equal
+    /// keys that differ (their help), in a shuffled order.
+    fn findings(count: u32) -> Vec<Finding> {
+        let files = [
+            Location::start_of("a.json"),
+            Location::new(&crate::catalog::shared_path("b/c.yaml".as_ref()), 7, 3),
+        ];
+        (0..count)
+            .map(|i| {
+                let finding = Finding::new(Rule::ImageNotPinned, format!("m{}", (i * 13) % 5))
+                    .at(&files[(i % 2) as usize]);
+                let finding = match i % 4 {
+                    0 => finding,
+                    1 => finding
+                        .package(&format!("p{}", (i * 37) % 11))
+                        .help("same help"),
+                    2 => finding
+                        .package(&format!("p{}", (i * 7) % 3))
+                        .help(format!("{}", i % 3)),
+                    _ => finding
+                        .package("p1")
+                        .bundle("b")
+                        .channel("c")
+                        .in_catalog("k"),
+                };
+                if i % 6 == 0 {
+                    finding.at(&files[1])
+                } else {
+                    finding
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn findings_read_back_as_they_were_written() {
+        let written = findings(300);
+        let mut store = Store::new().expect("a temporary file");
+        let first = store.append(&written[..100]).expect("written");
+        let second = store.append(&written[100..]).expect("written");
+        let read: Vec<Finding> = store.read(first).chain(store.read(second)).collect();
+        assert_eq!(read, written);
+        assert!(
+            read.iter()
+                .zip(&written)
+                .all(|(a, b)| a.help_text() == b.help_text())
+        );
+        assert_eq!(store.failure(), None);
+    }
+
+    #[test]
+    fn a_spool_hands_over_what_it_was_given_whatever_its_budget() {
+        let given = findings(500);
+        for budget in [0, 1, 2_000, usize::MAX] {
+            let mut spool = Spool::new(budget);
+            given
+                .iter()
+                .cloned()
+                .for_each(|finding| spool.push(finding));
+            let read: Vec<Finding> = spool.iter().map(Cow::into_owned).collect();
+            assert_eq!(read, given, "budget {budget}");
+            assert_eq!(spool.len(), given.len());
+            assert_eq!(spool.buffer.store.is_some(), budget < usize::MAX);
+            // Read twice, as a YAML report is (checked, then written).
+            assert_eq!(spool.iter().count(), given.len());
+        }
+    }
+
+    /// Runs merged give what sorting all of them at once gives, equal neighbours
+    /// dropped, for any budget, and a second part starts afresh.
+    #[test]
+    fn runs_merge_as_one_stable_sort() {
+        let given = findings(700);
+        let mut expected = given.clone();
+        expected.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        expected.dedup();
+        assert!(expected.len() < given.len());
+        for budget in [0, 1, 3_000, 40_000, usize::MAX] {
+            let mut sorter = Sorter::new(budget);
+            for round in 0..2 {
+                for finding in given.iter().cloned() {
+                    sorter.push(finding);
+                    if sorter.over_budget() {
+                        sorter.spill();
+                    }
+                }
+                let runs = sorter.runs.len();
+                assert_eq!(
+                    runs > 0,
+                    budget < usize::MAX,
+                    "budget {budget}, round {round}"
+                );
+                let merged: Vec<Finding> = sorter.part().collect();
+                assert_eq!(merged, expected, "budget {budget}, round {round}");
+                assert!(sorter.held().is_empty() && sorter.runs.is_empty());
+            }
+            assert_eq!(sorter.failure(), None);
+        }
+    }
+
+    #[test]
+    fn findings_sort_as_a_stable_sort_does() {
+        let findings = findings(200);
+        let mut expected = findings.clone();
+        expected.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let mut sorted = findings;
+        sort(&mut sorted);
+        assert_eq!(sorted, expected);
+    }
+}
