@@ -28,7 +28,7 @@ const DEFAULT: Limits = Limits {
     max_image_size: 8 << 30,
     pull_timeout: Duration::from_secs(60),
     max_alias_expansion: 64 << 20,
-    findings_in_memory: 16 << 20,
+    findings_in_memory: 4 << 20,
 };
 
 /// A limit variable with a value that cannot be read.

@@ -24,7 +24,7 @@ pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "FBC_FINDINGS_IN_MEMORY",
-        "bytes of findings validate holds before the rest wait in a temporary file (default 16MiB)",
+        "bytes of findings validate holds before the rest wait in a temporary file (default 4MiB)",
     ),
     (
         "FBC_MAX_IMAGE_SIZE",

@@ -45,8 +45,8 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
                 .map(|s| s.revision.as_str())
                 .collect();
             let mut out = Vec::new();
-            gitlab::write(issues(&report, &revisions).into_iter(), &mut out)
-                .expect("writing to memory succeeds");
+            let issues = issues(&report, &revisions);
+            gitlab::write(|| issues.iter().cloned(), &mut out).expect("writing to memory succeeds");
             String::from_utf8(out).expect("the report is UTF-8")
         }
     };

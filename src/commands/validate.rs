@@ -16,7 +16,7 @@ use crate::output::node::{Each, Items, Node};
 use crate::output::sink::Spill;
 use crate::shown::Form;
 use crate::validate::report::{self, Outcome, Settings, display_path};
-use crate::validate::spool::Spool;
+use crate::validate::spool::{Spool, TextSpool};
 use crate::validate::{Finding, Rule, Severity, validate_each};
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -150,14 +150,24 @@ pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
             Ok(())
         }
         ValidateFormat::Gitlab => {
-            let findings = parts.iter().flat_map(|part| part.iter());
-            gitlab::write(findings.map(|finding| issue(&finding)), out)
-                .expect("a buffer takes every byte");
+            let issues = || {
+                let findings = parts.iter().flat_map(|part| part.iter());
+                findings.map(|finding| issue(&finding))
+            };
+            gitlab::write(issues, out).expect("a buffer takes every byte");
             Ok(())
         }
     });
     // Findings that could not be read back from their file: the report lacks them.
-    if let Some(failure) = parts.iter().find_map(|part| part.failure()) {
+    let mut texts = checked
+        .iter()
+        .filter_map(|c| c.outcome.opm_message.as_ref());
+    let text_failure = texts.find_map(TextSpool::failure);
+    if let Some(failure) = parts
+        .iter()
+        .find_map(|part| part.failure())
+        .or(text_failure)
+    {
         return Err(ValidateError::Spool(failure).into());
     }
     if let Err(error) = written.map_err(ValidateError::Write)? {
@@ -240,7 +250,7 @@ fn validate_catalog(
     settings: &Settings,
     others: Option<&[(String, catalog::Catalog)]>,
     mut emit: impl FnMut(Finding),
-) -> Result<(Option<String>, bool), ValidateError> {
+) -> Result<(Option<TextSpool>, bool), ValidateError> {
     let mut errors = false;
     let mut add = |finding: Finding| {
         if let Some(finding) = settings.apply(finding) {
@@ -351,7 +361,7 @@ fn load_outcome(error: &ValidateError, named: impl Fn(Finding) -> Finding) -> Ou
     };
     Outcome {
         findings: findings.into_iter().map(named).collect::<Vec<_>>().into(),
-        opm_message: Some(error.to_string()),
+        opm_message: Some(error.to_string().into()),
         passed: false,
     }
 }

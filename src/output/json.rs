@@ -1,7 +1,7 @@
 //! JSON exactly as Go's `encoding/json` writes it for opm: 4-space indentation (or
 //! compact), HTML characters kept, Go's string escapes and float formatting.
 
-use super::node::Node;
+use super::node::{Chunks, Node};
 use super::number;
 use super::sink::Sink;
 use crate::bytes;
@@ -32,6 +32,7 @@ fn write_node(node: &Node<'_>, out: &mut impl Sink, indent: Option<usize>) {
         Node::Bool(false) => out.extend_from_slice(b"false"),
         Node::Number(value) => out.extend_from_slice(number::json(*value).as_bytes()),
         Node::String(text) => write_string(text, out),
+        Node::Chunks(chunks) => write_chunks(chunks, out),
         Node::Raw(text) => write_raw(text, out, indent),
         Node::Array(items) => write_array(
             items.is_empty(),
@@ -92,8 +93,22 @@ fn write_array(
 
 /// Go's string encoding with HTML escaping off.
 pub(crate) fn write_string(text: &str, out: &mut impl Sink) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
+    write_escaped(text, out);
+    out.push(b'"');
+}
+
+/// A string given in pieces of whole characters, encoded as [`write_string`]
+/// encodes it whole.
+pub(crate) fn write_chunks(chunks: &Chunks<'_>, out: &mut impl Sink) {
+    out.push(b'"');
+    chunks.for_each(&mut |chunk| write_escaped(chunk, out));
+    out.push(b'"');
+}
+
+/// The inside of [`write_string`]'s quotes.
+pub(crate) fn write_escaped(text: &str, out: &mut impl Sink) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = text.as_bytes();
     let mut start = 0;
     while let Some(found) = next_escape(&bytes[start..]) {
@@ -122,7 +137,6 @@ pub(crate) fn write_string(text: &str, out: &mut impl Sink) {
         start = index + len;
     }
     out.extend_from_slice(&bytes[start..]);
-    out.push(b'"');
 }
 
 /// Where the next byte Go's encoder escapes starts: C0 controls, `"`, `\`, and

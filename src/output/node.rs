@@ -22,6 +22,43 @@ pub(crate) enum Node<'a> {
     /// An array whose items are made one at a time as a writer comes to them: a
     /// report of many findings never holds every finding's tree at once.
     Items(Items<'a>),
+    /// A string handed over in pieces (the JSON writers write it as it comes; the
+    /// YAML writer, whose style depends on the whole, joins it).
+    Chunks(Chunks<'a>),
+}
+
+/// A text read in pieces of whole characters.
+pub(crate) trait TextSource: Sync {
+    fn chunks(&self, visit: &mut dyn FnMut(&str));
+}
+
+/// The text of a [`Node::Chunks`].
+#[derive(Clone, Copy)]
+pub(crate) struct Chunks<'a>(pub(crate) &'a dyn TextSource);
+
+impl Chunks<'_> {
+    pub(crate) fn for_each(&self, visit: &mut dyn FnMut(&str)) {
+        self.0.chunks(visit);
+    }
+
+    /// The pieces joined.
+    pub(crate) fn text(&self) -> String {
+        let mut text = String::new();
+        self.for_each(&mut |chunk| text.push_str(chunk));
+        text
+    }
+}
+
+impl std::fmt::Debug for Chunks<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "Chunks({:?})", self.text())
+    }
+}
+
+impl PartialEq for Chunks<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
+    }
 }
 
 /// The items of a [`Node::Items`]: how many there are, and a function that hands

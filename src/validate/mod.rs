@@ -21,6 +21,7 @@ pub(crate) mod spool;
 mod tree;
 
 pub(crate) use finding::{Finding, Rule, Severity};
+use spool::TextSpool;
 
 use crate::catalog::Catalog;
 
@@ -29,7 +30,10 @@ use crate::catalog::Catalog;
 pub(crate) fn opm_message(catalog: &Catalog) -> Option<String> {
     // Nothing is read back from a file when no finding is kept; were it to fail,
     // the catalog would not pass.
-    validate_parts(catalog, true, None, |_| {}).unwrap_or_else(Some)
+    match validate_parts(catalog, true, None, |_| {}) {
+        Ok(message) => message.map(|message| message.text()),
+        Err(failure) => Some(failure),
+    }
 }
 
 /// The outcome of validating one catalog.
@@ -51,7 +55,7 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
         validate_each(catalog, true, |part| findings.extend(part)).expect("findings read back");
     Validation {
         findings,
-        opm_message,
+        opm_message: opm_message.map(|message| message.text()),
     }
 }
 
@@ -59,15 +63,16 @@ pub(crate) fn validate(catalog: &Catalog) -> Validation {
 /// each part sorted and the parts in report order: a part per group of packages
 /// (every finding of a package comes from its group, and groups come in name
 /// order); findings beyond `FBC_FINDINGS_IN_MEMORY` wait in a temporary file.
-/// Returns opm's message, `None` when opm finds the catalog valid; without
-/// `opm_text` the message is empty (only the verdict is kept), which spares the
-/// text of a catalog of many broken packages where nothing prints it. Fails when
-/// findings could not be read back from their file.
+/// Returns opm's message (waiting in a file too beyond the budget), `None` when
+/// opm finds the catalog valid; without `opm_text` the message is empty (only the
+/// verdict is kept), which spares the text of a catalog of many broken packages
+/// where nothing prints it. Fails when findings could not be read back from
+/// their file.
 pub(crate) fn validate_each(
     catalog: &Catalog,
     opm_text: bool,
     emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
-) -> Result<Option<String>, String> {
+) -> Result<Option<TextSpool>, String> {
     validate_parts(catalog, opm_text, Some(spool::budget()), emit)
 }
 
@@ -78,9 +83,10 @@ fn validate_parts(
     opm_text: bool,
     budget: Option<usize>,
     mut emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
-) -> Result<Option<String>, String> {
+) -> Result<Option<TextSpool>, String> {
     let mut collector = finding::Collector::new(budget);
-    let mut root = tree::StreamedRoot::new("invalid index", opm_text);
+    let text_budget = budget.unwrap_or(usize::MAX);
+    let mut root = tree::StreamedRoot::new("invalid index", opm_text, text_budget);
     let mut failure = None;
     let mut hand_over = |collector: &mut finding::Collector| {
         let mut part = collector.part().peekable();
@@ -111,7 +117,7 @@ fn validate_parts(
         return Err(failure);
     }
     Ok(match collector.opm_error.take() {
-        Some((_, message)) => Some(message),
+        Some((_, message)) => Some(message.into()),
         None => root.finish(),
     })
 }
@@ -268,7 +274,10 @@ mod group_tests {
         assert_eq!(joined.first().and_then(Finding::package_name), None);
         assert_eq!(joined.last().and_then(Finding::package_name), Some("zzz"));
         assert!(joined.iter().any(|f| f.package_name() == Some("m2500")));
-        assert_eq!(message, validate(&catalog).opm_message);
+        assert_eq!(
+            message.map(|message| message.text()),
+            validate(&catalog).opm_message
+        );
     }
 }
 
@@ -280,7 +289,7 @@ mod spill_tests {
         let mut findings = Vec::new();
         let message = validate_parts(catalog, true, Some(budget), |part| findings.extend(part))
             .expect("findings read back");
-        (findings, message)
+        (findings, message.map(|message| message.text()))
     }
 
     /// Findings written to a file beyond the budget (every finding its own run,

@@ -51,12 +51,8 @@ impl Store {
         &mut self,
         findings: impl IntoIterator<Item = &'a Finding>,
     ) -> io::Result<Range<u64>> {
-        let start = self.written;
-        let mut at = start;
-        let mut block = Vec::with_capacity(BLOCK + 1024);
-        let mut record = Vec::new();
         let (files, numbers) = (&mut self.files, &mut self.numbers);
-        let mut number = |file: &SharedPath| {
+        let number = |file: &SharedPath| {
             *numbers
                 .entry(Arc::as_ptr(file) as usize)
                 .or_insert_with(|| {
@@ -64,22 +60,26 @@ impl Store {
                     u32::try_from(files.len() - 1).unwrap_or(u32::MAX)
                 })
         };
-        for finding in findings {
-            record.clear();
-            finding.encode(&mut record, &mut number);
-            let length = u32::try_from(record.len())
-                .map_err(|_| io::Error::other("a finding of more than 4 GiB"))?;
-            block.extend_from_slice(&length.to_le_bytes());
-            block.extend_from_slice(&record);
-            if block.len() >= BLOCK {
-                self.file.write_all_at(&block, at)?;
-                at += block.len() as u64;
-                block.clear();
-            }
-        }
-        self.file.write_all_at(&block, at)?;
-        self.written = at + block.len() as u64;
-        Ok(start..self.written)
+        append_to(&self.file, &mut self.written, findings, number)
+    }
+
+    /// Merges `runs` (in this file, in their order) into one run written after
+    /// what the file holds.
+    fn merge(&mut self, runs: &[Range<u64>]) -> io::Result<Range<u64>> {
+        let Store {
+            file,
+            written,
+            files,
+            numbers,
+            failure,
+        } = self;
+        let sources = runs
+            .iter()
+            .map(|run| Source::Run(Reader::new(file, files, failure, run.clone())))
+            .collect();
+        // Every file of a finding read back is numbered already.
+        let number = |file: &SharedPath| numbers[&(Arc::as_ptr(file) as usize)];
+        append_to(file, written, Merge::new(sources), number)
     }
 
     /// Forgets what the file holds (and gives its room back).
@@ -90,13 +90,7 @@ impl Store {
 
     /// The findings written at `range`, read a block at a time.
     fn read(&self, range: Range<u64>) -> Reader<'_> {
-        Reader {
-            store: self,
-            at: range.start,
-            end: range.end,
-            block: Vec::new(),
-            used: 0,
-        }
+        Reader::new(&self.file, &self.files, &self.failure, range)
     }
 
     /// Why reading back failed, if it did.
@@ -108,17 +102,67 @@ impl Store {
     }
 }
 
+/// Writes `findings` to `file` at `written`, numbering their files with
+/// `number`; returns where they are and moves `written` past them (not on an
+/// error).
+fn append_to<F: std::borrow::Borrow<Finding>>(
+    file: &File,
+    written: &mut u64,
+    findings: impl IntoIterator<Item = F>,
+    mut number: impl FnMut(&SharedPath) -> u32,
+) -> io::Result<Range<u64>> {
+    let start = *written;
+    let mut at = start;
+    let mut block = Vec::with_capacity(BLOCK + 1024);
+    let mut record = Vec::new();
+    for finding in findings {
+        record.clear();
+        finding.borrow().encode(&mut record, &mut number);
+        let length = u32::try_from(record.len())
+            .map_err(|_| io::Error::other("a finding of more than 4 GiB"))?;
+        block.extend_from_slice(&length.to_le_bytes());
+        block.extend_from_slice(&record);
+        if block.len() >= BLOCK {
+            file.write_all_at(&block, at)?;
+            at += block.len() as u64;
+            block.clear();
+        }
+    }
+    file.write_all_at(&block, at)?;
+    *written = at + block.len() as u64;
+    Ok(start..*written)
+}
+
 /// Findings read back from a [`Store`], in the order they were written; a failure
 /// ends them and is kept in the store.
 struct Reader<'s> {
-    store: &'s Store,
+    file: &'s File,
+    files: &'s [SharedPath],
+    failure: &'s Mutex<Option<io::Error>>,
     at: u64,
     end: u64,
     block: Vec<u8>,
     used: usize,
 }
 
-impl Reader<'_> {
+impl<'s> Reader<'s> {
+    fn new(
+        file: &'s File,
+        files: &'s [SharedPath],
+        failure: &'s Mutex<Option<io::Error>>,
+        range: Range<u64>,
+    ) -> Reader<'s> {
+        Reader {
+            file,
+            files,
+            failure,
+            at: range.start,
+            end: range.end,
+            block: Vec::new(),
+            used: 0,
+        }
+    }
+
     /// At least `count` unread bytes in the block, unless the range ends first.
     fn fill(&mut self, count: usize) -> io::Result<bool> {
         let unread = self.block.len() - self.used;
@@ -134,43 +178,34 @@ impl Reader<'_> {
         let more = (count.max(BLOCK) - unread).min(usize::try_from(left).unwrap_or(usize::MAX));
         let start = self.block.len();
         self.block.resize(start + more, 0);
-        self.store
-            .file
-            .read_exact_at(&mut self.block[start..], self.at)?;
+        self.file.read_exact_at(&mut self.block[start..], self.at)?;
         self.at += more as u64;
         Ok(true)
     }
 
     fn next_finding(&mut self) -> io::Result<Option<Finding>> {
+        let cut = || io::Error::new(io::ErrorKind::UnexpectedEof, "a finding cut short");
         if !self.fill(4)? {
             return if self.block.len() == self.used {
                 Ok(None)
             } else {
-                Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "a finding cut short",
-                ))
+                Err(cut())
             };
         }
         let length = &self.block[self.used..self.used + 4];
         let length = u32::from_le_bytes(length.try_into().expect("four bytes")) as usize;
         self.used += 4;
         if !self.fill(length)? {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "a finding cut short",
-            ));
+            return Err(cut());
         }
         let bytes = &self.block[self.used..self.used + length];
         self.used += length;
-        Finding::decode(bytes, &self.store.files)
-            .map(Some)
-            .ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "a finding that does not read back",
-                )
-            })
+        Finding::decode(bytes, self.files).map(Some).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                "a finding that does not read back",
+            )
+        })
     }
 }
 
@@ -181,7 +216,7 @@ impl Iterator for Reader<'_> {
         match self.next_finding() {
             Ok(finding) => finding,
             Err(error) => {
-                if let Ok(mut failure) = self.store.failure.lock() {
+                if let Ok(mut failure) = self.failure.lock() {
                     failure.get_or_insert(error);
                 }
                 self.at = self.end;
@@ -309,12 +344,18 @@ impl std::fmt::Debug for Spool {
 
 /// Findings sorted by [`Finding::sort_key`] (stably, equal neighbours dropped)
 /// however many come: beyond the budget the ones in memory are sorted and
-/// written as a run, and the runs are merged as they are read back.
+/// written as a run, and the runs are merged as they are read back. Runs are
+/// merged early, [`FAN_IN`] of a size at a time, so that a small budget never
+/// reads from more than a few dozen at once.
 pub(crate) struct Sorter {
     buffer: Buffer,
-    runs: Vec<Range<u64>>,
+    /// Each run and how many merges made it.
+    runs: Vec<(Range<u64>, u32)>,
     over: bool,
 }
+
+/// How many runs of one size are merged into one.
+const FAN_IN: usize = 16;
 
 impl Sorter {
     pub(crate) fn new(budget: usize) -> Sorter {
@@ -357,8 +398,31 @@ impl Sorter {
         {
             store.clear();
         }
-        if let Some(run) = self.buffer.write_held() {
-            self.runs.push(run);
+        let Some(run) = self.buffer.write_held() else {
+            return;
+        };
+        self.runs.push((run, 0));
+        // The last runs, when FAN_IN of them have been merged as often, become one.
+        while let Some(&(_, merges)) = self.runs.last()
+            && self.runs.len() >= FAN_IN
+            && self.runs[self.runs.len() - FAN_IN..]
+                .iter()
+                .all(|(_, other)| *other == merges)
+        {
+            let tail: Vec<Range<u64>> = self
+                .runs
+                .drain(self.runs.len() - FAN_IN..)
+                .map(|(run, _)| run)
+                .collect();
+            let store = self.buffer.store.as_mut().expect("runs are in a store");
+            if let Ok(run) = store.merge(&tail) {
+                self.runs.push((run, merges + 1));
+            } else {
+                // Left as they are: still correct, only read more at once.
+                self.runs
+                    .extend(tail.into_iter().map(|run| (run, u32::MAX)));
+                break;
+            }
         }
     }
 
@@ -374,26 +438,162 @@ impl Sorter {
         let mut sources: Vec<Source<'_>> = match &self.buffer.store {
             Some(store) => runs
                 .into_iter()
-                .map(|run| Source::Run(store.read(run)))
+                .map(|(run, _)| Source::Run(store.read(run)))
                 .collect(),
             None => Vec::new(),
         };
         sources.push(Source::Held(held.into_iter()));
-        let mut merge = Merge {
-            heap: BinaryHeap::with_capacity(sources.len()),
-            sources,
-            pending: None,
-        };
-        for source in 0..merge.sources.len() {
-            merge.advance(source);
-        }
-        merge.pending = merge.pop();
-        merge
+        Merge::new(sources)
     }
 
     /// Why reading findings back failed, if it did.
     pub(crate) fn failure(&self) -> Option<String> {
         self.buffer.failure()
+    }
+}
+
+/// Text written in pieces, in memory up to a budget and the earlier pieces in an
+/// unnamed temporary file beyond it (kept in memory when the file cannot be
+/// written): opm's message for a catalog of many broken packages is longer than
+/// the catalog.
+pub(crate) struct TextSpool {
+    file: Option<File>,
+    written: u64,
+    held: String,
+    budget: usize,
+    /// Why reading back failed (the text read stops there).
+    failure: Mutex<Option<io::Error>>,
+}
+
+impl TextSpool {
+    pub(crate) fn new(budget: usize) -> TextSpool {
+        TextSpool {
+            file: None,
+            written: 0,
+            held: String::new(),
+            budget,
+            failure: Mutex::new(None),
+        }
+    }
+
+    pub(crate) fn push_str(&mut self, text: &str) {
+        self.held.push_str(text);
+        if self.held.len() > self.budget {
+            self.spill();
+        }
+    }
+
+    fn spill(&mut self) {
+        if self.file.is_none() {
+            self.file = tempfile::tempfile().ok();
+        }
+        let written = self
+            .file
+            .as_ref()
+            .map(|file| file.write_all_at(self.held.as_bytes(), self.written));
+        if let Some(Ok(())) = written {
+            self.written += self.held.len() as u64;
+            self.held.clear();
+        } else {
+            self.budget = usize::MAX;
+        }
+    }
+
+    /// Hands the text to `visit` in pieces of whole characters, in order.
+    pub(crate) fn chunks(&self, visit: &mut dyn FnMut(&str)) {
+        if let Some(file) = &self.file
+            && let Err(error) = read_text(file, self.written, visit)
+        {
+            if let Ok(mut failure) = self.failure.lock() {
+                failure.get_or_insert(error);
+            }
+            return;
+        }
+        visit(&self.held);
+    }
+
+    /// The whole text.
+    pub(crate) fn text(&self) -> String {
+        let mut text = String::new();
+        self.chunks(&mut |chunk| text.push_str(chunk));
+        text
+    }
+
+    /// Why reading the text back failed, if it did.
+    pub(crate) fn failure(&self) -> Option<String> {
+        let failure = self.failure.lock().ok()?;
+        failure
+            .as_ref()
+            .map(|error| format!("reading back opm's message kept in a temporary file: {error}"))
+    }
+}
+
+/// The first `length` bytes of `file`, handed over a block of whole characters
+/// at a time.
+fn read_text(file: &File, length: u64, visit: &mut dyn FnMut(&str)) -> io::Result<()> {
+    let mut block = Vec::with_capacity(BLOCK + 4);
+    let mut at = 0;
+    while at < length {
+        let carried = block.len();
+        let more = usize::try_from(length - at)
+            .unwrap_or(usize::MAX)
+            .min(BLOCK);
+        block.resize(carried + more, 0);
+        file.read_exact_at(&mut block[carried..], at)?;
+        at += more as u64;
+        let valid = match std::str::from_utf8(&block) {
+            Ok(text) => {
+                visit(text);
+                block.len()
+            }
+            // A character cut by the block's end waits for the next block.
+            Err(error) if error.error_len().is_none() => {
+                let valid = error.valid_up_to();
+                visit(std::str::from_utf8(&block[..valid]).expect("checked"));
+                valid
+            }
+            Err(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "text that is not UTF-8",
+                ));
+            }
+        };
+        block.drain(..valid);
+    }
+    if block.is_empty() {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "a character cut short",
+        ))
+    }
+}
+
+impl From<String> for TextSpool {
+    fn from(text: String) -> TextSpool {
+        let mut spool = TextSpool::new(usize::MAX);
+        spool.held = text;
+        spool
+    }
+}
+
+impl crate::output::node::TextSource for TextSpool {
+    fn chunks(&self, visit: &mut dyn FnMut(&str)) {
+        TextSpool::chunks(self, visit);
+    }
+}
+
+impl std::fmt::Debug for TextSpool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("TextSpool").field(&self.text()).finish()
+    }
+}
+
+impl PartialEq for TextSpool {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
     }
 }
 
@@ -480,7 +680,22 @@ pub(crate) struct Merge<'s> {
     pending: Option<Finding>,
 }
 
-impl Merge<'_> {
+impl<'s> Merge<'s> {
+    /// The findings of `sources`, each sorted, earlier sources holding earlier
+    /// findings.
+    fn new(sources: Vec<Source<'s>>) -> Merge<'s> {
+        let mut merge = Merge {
+            heap: BinaryHeap::with_capacity(sources.len()),
+            sources,
+            pending: None,
+        };
+        for source in 0..merge.sources.len() {
+            merge.advance(source);
+        }
+        merge.pending = merge.pop();
+        merge
+    }
+
     fn advance(&mut self, source: usize) {
         if let Some(finding) = self.sources[source].next() {
             self.heap.push(Head { finding, source });
@@ -625,5 +840,25 @@ mod tests {
         let mut sorted = findings;
         sort(&mut sorted);
         assert_eq!(sorted, expected);
+    }
+
+    /// Text spilled in pieces, characters cut by blocks' ends included, reads
+    /// back whole.
+    #[test]
+    fn text_reads_back_in_whole_characters() {
+        let piece = "└── invalid package \"é\":\n│   └── ✓ 😀\n";
+        let mut expected = String::new();
+        let mut spool = TextSpool::new(100);
+        for number in 0..20_000 {
+            let piece = format!("{number}{piece}");
+            spool.push_str(&piece);
+            expected.push_str(&piece);
+        }
+        assert!(spool.file.is_some());
+        let mut chunks = 0;
+        spool.chunks(&mut |_| chunks += 1);
+        assert!(chunks > 10, "{chunks} chunks");
+        assert_eq!(spool.text(), expected);
+        assert_eq!(spool.failure(), None);
     }
 }

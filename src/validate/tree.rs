@@ -2,6 +2,8 @@
 //! causes, printed with box-drawing prefixes. fbc builds it only to print the
 //! exact text opm would, for `error.message` in the JSON and YAML outputs.
 
+use super::spool::TextSpool;
+
 /// A node with causes, or a plain error text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ErrorTree {
@@ -44,8 +46,7 @@ impl ErrorTree {
     pub(crate) fn render(&self) -> String {
         let mut out = String::new();
         self.render_into("", true, &mut out);
-        trim(&mut out);
-        out
+        out.trim().to_owned()
     }
 
     fn render_into(&self, prefix: &str, last: bool, out: &mut String) {
@@ -87,43 +88,52 @@ impl ErrorTree {
 /// causes is kept.
 pub(crate) struct StreamedRoot {
     /// The root's message and the causes written so far.
-    text: Option<String>,
+    text: Option<TextSpool>,
     latest: Option<ErrorTree>,
+    /// Where a cause is rendered before it joins the text.
+    scratch: String,
 }
 
 impl StreamedRoot {
-    pub(crate) fn new(message: &'static str, keep_text: bool) -> StreamedRoot {
+    /// A root whose text (when kept) waits in a temporary file beyond `budget`
+    /// bytes.
+    pub(crate) fn new(message: &'static str, keep_text: bool, budget: usize) -> StreamedRoot {
+        // The root's message starts the text: nothing before it to trim.
+        debug_assert!(!message.starts_with(char::is_whitespace));
         StreamedRoot {
-            text: keep_text.then(|| format!("{message}:\n")),
+            text: keep_text.then(|| {
+                let mut text = TextSpool::new(budget);
+                text.push_str(&format!("{message}:\n"));
+                text
+            }),
             latest: None,
+            scratch: String::new(),
         }
     }
 
     pub(crate) fn push(&mut self, cause: ErrorTree) {
         if let (Some(previous), Some(text)) = (self.latest.replace(cause), &mut self.text) {
-            previous.render_into("├── ", false, text);
+            self.scratch.clear();
+            previous.render_into("├── ", false, &mut self.scratch);
+            text.push_str(&self.scratch);
         }
     }
 
     /// opm's text as [`ErrorTree::render`] writes the whole tree (empty when the
     /// text was not kept); `None` when there is no cause, opm's `orNil`.
-    pub(crate) fn finish(self) -> Option<String> {
+    pub(crate) fn finish(mut self) -> Option<TextSpool> {
         let latest = self.latest?;
-        let Some(mut out) = self.text else {
-            return Some(String::new());
+        let Some(mut text) = self.text else {
+            return Some(String::new().into());
         };
-        latest.render_into("└── ", true, &mut out);
-        trim(&mut out);
-        Some(out)
+        // Only the last cause can end the text with whitespace: it starts with a
+        // branch marker.
+        self.scratch.clear();
+        latest.render_into("└── ", true, &mut self.scratch);
+        self.scratch.truncate(self.scratch.trim_end().len());
+        text.push_str(&self.scratch);
+        Some(text)
     }
-}
-
-/// The text without surrounding whitespace, trimmed in place: the text of a
-/// catalog of many broken packages is long.
-fn trim(out: &mut String) {
-    out.truncate(out.trim_end().len());
-    let start = out.len() - out.trim_start().len();
-    out.drain(..start);
 }
 
 #[cfg(test)]
@@ -183,16 +193,19 @@ mod tests {
             node("bar", vec![leaf("bar1"), leaf("bar2")]),
         ];
         for count in 0..=causes.len() {
-            let mut streamed = StreamedRoot::new("invalid index", true);
-            let mut verdict = StreamedRoot::new("invalid index", false);
+            let mut streamed = StreamedRoot::new("invalid index", true, usize::MAX);
+            let mut spilled = StreamedRoot::new("invalid index", true, 0);
+            let mut verdict = StreamedRoot::new("invalid index", false, usize::MAX);
             for cause in &causes[..count] {
                 streamed.push(cause.clone());
+                spilled.push(cause.clone());
                 verdict.push(cause.clone());
             }
             let whole = node("invalid index", causes[..count].to_vec());
             let expected = whole.or_none().map(|tree| tree.render());
             assert_eq!(verdict.finish().is_some(), expected.is_some());
-            assert_eq!(streamed.finish(), expected);
+            assert_eq!(streamed.finish().map(|text| text.text()), expected);
+            assert_eq!(spilled.finish().map(|text| text.text()), expected);
         }
     }
 

@@ -244,6 +244,7 @@ pub(crate) fn is_empty(node: &Node<'_>) -> bool {
         Node::String(text) => text.is_empty(),
         Node::Array(items) => items.is_empty(),
         Node::Items(items) => items.is_empty(),
+        Node::Chunks(chunks) => chunks.text().is_empty(),
         Node::Object(fields) => fields.is_empty(),
         Node::Number(number) => *number == 0.0,
         Node::Bool(flag) => !flag,

@@ -29,6 +29,7 @@ pub(super) fn check(node: &Node<'_>) -> Result<(), YamlWriteError> {
 fn check_node(node: &Node<'_>, line: &mut usize) -> Result<(), YamlWriteError> {
     match node {
         Node::String(text) => check_string(text, line),
+        Node::Chunks(chunks) => check_string(&chunks.text(), line),
         Node::Array(items) => items.iter().try_for_each(|item| check_node(item, line)),
         Node::Items(items) => {
             let mut result = Ok(());

@@ -107,6 +107,7 @@ impl<S: Sink> Emitter<'_, S> {
     fn node(&mut self, node: &Node<'_>, context: Context) {
         match node {
             Node::Raw(text) => self.node(&Node::from_json(&node::decode_raw(text)), context),
+            Node::Chunks(chunks) => self.node(&Node::String(chunks.text().into()), context),
             Node::Null => self.token("null"),
             Node::Bool(true) => self.token("true"),
             Node::Bool(false) => self.token("false"),

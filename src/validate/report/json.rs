@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use super::{Outcome, display_path};
-use crate::output::node::{Each, Items, Node};
+use crate::output::node::{Chunks, Each, Items, Node};
 use crate::output::sink::Sink;
 use crate::shown::Form;
 use crate::validate::Finding;
@@ -56,7 +56,7 @@ pub(crate) fn outcome_fields<'a>(
     if let Some(message) = &outcome.opm_message {
         fields.push((
             "error".into(),
-            Node::Object(vec![("message".into(), Node::str(message))]),
+            Node::Object(vec![("message".into(), Node::Chunks(Chunks(message)))]),
         ));
     }
     fields.push((
@@ -135,6 +135,11 @@ fn write_indented(node: &Node<'_>, depth: usize, out: &mut impl Sink) {
             out.push(b'}');
         }
         Node::String(text) => write_string(text, out),
+        Node::Chunks(chunks) => {
+            out.push(b'"');
+            chunks.for_each(&mut |chunk| write_escaped(chunk, out));
+            out.push(b'"');
+        }
         other => crate::output::json::write_compact(other, out),
     }
 }
@@ -160,12 +165,19 @@ fn write_items(
 
 /// Go's string encoding with its default HTML escaping of `<`, `>` and `&`.
 fn write_string(text: &str, out: &mut impl Sink) {
+    out.push(b'"');
+    write_escaped(text, out);
+    out.push(b'"');
+}
+
+/// The inside of [`write_string`]'s quotes.
+fn write_escaped(text: &str, out: &mut impl Sink) {
     if !text.bytes().any(|byte| matches!(byte, b'<' | b'>' | b'&')) {
-        crate::output::json::write_string(text, out);
+        crate::output::json::write_escaped(text, out);
         return;
     }
-    let mut escaped = Vec::with_capacity(text.len() + 2);
-    crate::output::json::write_string(text, &mut escaped);
+    let mut escaped = Vec::with_capacity(text.len());
+    crate::output::json::write_escaped(text, &mut escaped);
     for byte in escaped {
         match byte {
             b'<' => out.extend_from_slice(b"\\u003c"),
@@ -217,7 +229,7 @@ mod tests {
             for opm_message in [None, Some("x".to_owned())] {
                 let outcome = Outcome {
                     findings: findings.clone().into(),
-                    opm_message,
+                    opm_message: opm_message.clone().map(Into::into),
                     passed: count == 0,
                 };
                 let trees = Node::Array(findings.iter().map(finding_node).collect());
@@ -239,7 +251,11 @@ mod tests {
     fn messages_escape_html_like_go() {
         let outcome = Outcome {
             findings: Vec::new().into(),
-            opm_message: Some("invalid skipRange \"<1.0.0 & >0.1\":\n└── x".to_owned()),
+            opm_message: Some(
+                "invalid skipRange \"<1.0.0 & >0.1\":\n└── x"
+                    .to_owned()
+                    .into(),
+            ),
             passed: false,
         };
         assert_eq!(

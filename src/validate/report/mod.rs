@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::shown::{self, Form};
 
-use super::spool::Spool;
+use super::spool::{Spool, TextSpool};
 use super::{Finding, Rule, Severity};
 use crate::catalog::Location;
 
@@ -30,7 +30,7 @@ pub(crate) struct Settings {
 pub(crate) struct Outcome {
     pub(crate) findings: Spool,
     /// opm's error text, when opm rejects the catalog.
-    pub(crate) opm_message: Option<String>,
+    pub(crate) opm_message: Option<TextSpool>,
     /// The verdict: opm's, or failed by a lint under `--strict`.
     pub(crate) passed: bool,
 }

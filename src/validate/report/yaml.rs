@@ -30,7 +30,7 @@ mod tests {
     fn report(message: &str) -> Result<String, YamlWriteError> {
         let outcome = Outcome {
             findings: Vec::new().into(),
-            opm_message: Some(message.to_owned()),
+            opm_message: Some(message.to_owned().into()),
             passed: false,
         };
         let mut out = Vec::new();
