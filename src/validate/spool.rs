@@ -25,7 +25,7 @@ pub(crate) fn budget() -> usize {
 
 /// Encoded findings in an unnamed temporary file, each a little-endian length
 /// and [`Finding::encode`]'s bytes; files are numbered in a table kept here.
-pub(crate) struct Store {
+struct Store {
     file: File,
     written: u64,
     files: Vec<SharedPath>,
@@ -588,12 +588,6 @@ impl crate::output::node::TextSource for TextSpool {
 impl std::fmt::Debug for TextSpool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("TextSpool").field(&self.text()).finish()
-    }
-}
-
-impl PartialEq for TextSpool {
-    fn eq(&self, other: &Self) -> bool {
-        self.text() == other.text()
     }
 }
 

@@ -1114,3 +1114,59 @@ mod images {
         }
     }
 }
+
+/// Findings beyond `FBC_FINDINGS_IN_MEMORY` wait in unnamed temporary files: with
+/// none kept in memory every report reads as with all of them kept, nothing is
+/// left in `$TMPDIR`, and a `$TMPDIR` that cannot be written keeps them in memory.
+#[test]
+fn findings_written_away_report_as_findings_held() {
+    let mut text = String::new();
+    for number in 0..800 {
+        // A package without channels, and a bundle of a missing package with a
+        // tag for an image: errors, warnings and opm's tree in one group and many.
+        write!(
+            text,
+            r#"{{"schema":"olm.package","name":"p{number:04}"}}{{"schema":"olm.bundle","name":"b{number}","package":"zz","image":"q.io/b:{number}"}}"#
+        )
+        .expect("written");
+    }
+    let dir = catalog_with("catalog.json", text.as_bytes());
+    let temp = tempfile::tempdir().expect("a directory");
+    let validate = |format: &str, budget: &str, tmpdir: &Path| {
+        run_within(
+            fbc()
+                .env("FBC_FINDINGS_IN_MEMORY", budget)
+                .env("TMPDIR", tmpdir)
+                .args(["validate", "-o", format])
+                .arg(dir.path())
+                .arg(dir.path()),
+            Duration::from_secs(120),
+        )
+    };
+    for format in ["text", "json", "yaml", "sarif", "github", "gitlab"] {
+        let held = validate(format, "1GiB", temp.path());
+        assert_eq!(held.status.code(), Some(1), "{format}: {}", stderr(&held));
+        for (budget, tmpdir) in [
+            ("0", temp.path()),
+            ("3KiB", temp.path()),
+            ("0", Path::new("/nonexistent")),
+        ] {
+            let written = validate(format, budget, tmpdir);
+            assert_eq!(written.status.code(), Some(1), "{format} {budget}");
+            assert_eq!(
+                written.stdout,
+                held.stdout,
+                "{format} {budget} {}",
+                tmpdir.display()
+            );
+            assert_eq!(
+                written.stderr,
+                held.stderr,
+                "{format} {budget} {}",
+                tmpdir.display()
+            );
+        }
+    }
+    let left: Vec<_> = std::fs::read_dir(temp.path()).expect("listed").collect();
+    assert!(left.is_empty(), "{left:?}");
+}

@@ -29,7 +29,22 @@ pub(super) fn check(node: &Node<'_>) -> Result<(), YamlWriteError> {
 fn check_node(node: &Node<'_>, line: &mut usize) -> Result<(), YamlWriteError> {
     match node {
         Node::String(text) => check_string(text, line),
-        Node::Chunks(chunks) => check_string(&chunks.text(), line),
+        Node::Chunks(chunks) => {
+            // Pieces are checked alone unless a NEL, which looks ahead, is in one.
+            let (mut nel, mut result) = (false, Ok(()));
+            chunks.for_each(&mut |piece| {
+                if piece.contains(NEL) {
+                    nel = true;
+                } else if result.is_ok() {
+                    result = check_string(piece, line);
+                }
+            });
+            if nel {
+                check_string(&chunks.text(), line)
+            } else {
+                result
+            }
+        }
         Node::Array(items) => items.iter().try_for_each(|item| check_node(item, line)),
         Node::Items(items) => {
             let mut result = Ok(());

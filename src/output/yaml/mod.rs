@@ -107,7 +107,16 @@ impl<S: Sink> Emitter<'_, S> {
     fn node(&mut self, node: &Node<'_>, context: Context) {
         match node {
             Node::Raw(text) => self.node(&Node::from_json(&node::decode_raw(text)), context),
-            Node::Chunks(chunks) => self.node(&Node::String(chunks.text().into()), context),
+            Node::Chunks(chunks) => {
+                // A long text with newlines is written as it comes; anything
+                // else is looked at whole.
+                let mut pieces = scalar::Pieces::new();
+                chunks.for_each(&mut |piece| pieces.feed(piece));
+                match pieces.literal(context) {
+                    Some(literal) => self.literal_pieces(&literal, |visit| chunks.for_each(visit)),
+                    None => self.node(&Node::String(chunks.text().into()), context),
+                }
+            }
             Node::Null => self.token("null"),
             Node::Bool(true) => self.token("true"),
             Node::Bool(false) => self.token("false"),

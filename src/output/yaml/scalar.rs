@@ -126,59 +126,142 @@ struct Facts {
 }
 
 fn full_analysis(value: &str, document_marker: bool) -> Analysis {
-    let mut facts = Facts {
-        block_indicators: document_marker,
-        ..Facts::default()
-    };
-    let mut preceded_by_whitespace = true;
-    let (mut previous_space, mut previous_break) = (false, false);
+    let mut scan = Scan::new(document_marker);
     let mut characters = value.chars().peekable();
-    let mut first = true;
     while let Some(character) = characters.next() {
-        let next = characters.peek().copied();
+        scan.step(character, characters.peek().copied());
+    }
+    scan.analysis()
+}
+
+/// The analysis's walk over the characters, one at a time.
+#[allow(clippy::struct_excessive_bools)] // libyaml's own state, kept as it is
+struct Scan {
+    facts: Facts,
+    preceded_by_whitespace: bool,
+    previous_space: bool,
+    previous_break: bool,
+    first: bool,
+}
+
+impl Scan {
+    fn new(document_marker: bool) -> Scan {
+        Scan {
+            facts: Facts {
+                block_indicators: document_marker,
+                ..Facts::default()
+            },
+            preceded_by_whitespace: true,
+            previous_space: false,
+            previous_break: false,
+            first: true,
+        }
+    }
+
+    /// One character, and the one after it (`None` at the end).
+    fn step(&mut self, character: char, next: Option<char>) {
+        let facts = &mut self.facts;
         let followed_by_whitespace = next.is_none() || is_blank(next);
-        let last = next.is_none();
+        let (first, last) = (self.first, next.is_none());
         facts.block_indicators |= if first {
             is_leading_indicator(character)
                 || (matches!(character, '?' | ':' | '-') && followed_by_whitespace)
         } else {
             (character == ':' && followed_by_whitespace)
-                || (character == '#' && preceded_by_whitespace)
+                || (character == '#' && self.preceded_by_whitespace)
         };
         facts.special_characters |= !is_printable(character);
         if character == ' ' {
             facts.leading_space_or_break |= first;
             facts.trailing_space |= last;
-            facts.break_space |= previous_break;
-            (previous_space, previous_break) = (true, false);
+            facts.break_space |= self.previous_break;
+            (self.previous_space, self.previous_break) = (true, false);
         } else if is_break(character) {
             facts.line_breaks = true;
             facts.newline |= character == '\n';
             facts.leading_space_or_break |= first;
             facts.trailing_break |= last;
-            facts.space_break |= previous_space;
-            (previous_space, previous_break) = (false, true);
+            facts.space_break |= self.previous_space;
+            (self.previous_space, self.previous_break) = (false, true);
         } else {
-            (previous_space, previous_break) = (false, false);
+            (self.previous_space, self.previous_break) = (false, false);
         }
-        preceded_by_whitespace = is_blank_or_break(character);
-        first = false;
+        self.preceded_by_whitespace = is_blank_or_break(character);
+        self.first = false;
     }
-    let mangled = facts.space_break || facts.special_characters;
-    Analysis {
-        multiline: facts.line_breaks,
-        newline: facts.newline,
-        quiet: false,
-        block_plain_allowed: !(facts.leading_space_or_break
-            || facts.trailing_space
-            || facts.trailing_break
-            || facts.break_space
-            || mangled
-            || facts.line_breaks
-            || facts.block_indicators),
-        single_quoted_allowed: !(facts.break_space || mangled),
-        block_allowed: !(facts.trailing_space || mangled),
+
+    fn analysis(&self) -> Analysis {
+        let facts = &self.facts;
+        let mangled = facts.space_break || facts.special_characters;
+        Analysis {
+            multiline: facts.line_breaks,
+            newline: facts.newline,
+            quiet: false,
+            block_plain_allowed: !(facts.leading_space_or_break
+                || facts.trailing_space
+                || facts.trailing_break
+                || facts.break_space
+                || mangled
+                || facts.line_breaks
+                || facts.block_indicators),
+            single_quoted_allowed: !(facts.break_space || mangled),
+            block_allowed: !(facts.trailing_space || mangled),
+        }
     }
+}
+
+/// A text given in pieces, looked at as [`analyze`] looks at it whole: whether
+/// it is written as a literal block, and what the block's header needs.
+pub(super) struct Pieces {
+    scan: Scan,
+    first: Option<char>,
+    /// The character waiting for the one after it.
+    pending: Option<char>,
+    /// The last two characters, the last one last.
+    end: [Option<char>; 2],
+}
+
+impl Pieces {
+    pub(super) fn new() -> Pieces {
+        Pieces {
+            // A document marker only bars plain style, which a text with a
+            // newline never has.
+            scan: Scan::new(false),
+            first: None,
+            pending: None,
+            end: [None; 2],
+        }
+    }
+
+    pub(super) fn feed(&mut self, piece: &str) {
+        for character in piece.chars() {
+            self.first.get_or_insert(character);
+            if let Some(previous) = self.pending.replace(character) {
+                self.scan.step(previous, Some(character));
+            }
+            self.end = [self.end[1], Some(character)];
+        }
+    }
+
+    /// Whether yaml.v2 writes the text, in `context`, as a literal block: it has a
+    /// newline, nothing a block cannot hold, and is no key ([`select_style`]).
+    pub(super) fn literal(mut self, context: Context) -> Option<Literal> {
+        if let Some(last) = self.pending.take() {
+            self.scan.step(last, None);
+        }
+        let analysis = self.scan.analysis();
+        let literal = analysis.newline && analysis.block_allowed && !context.simple_key;
+        literal.then(|| Literal {
+            first: self.first,
+            chomp: chomping(self.end[1], self.end[0]),
+        })
+    }
+}
+
+/// What a literal block's header says.
+pub(super) struct Literal {
+    first: Option<char>,
+    chomp: Option<u8>,
 }
 
 /// The style yaml.v2 ends up with for a string in `context`.
@@ -375,44 +458,69 @@ impl<S: Sink> Emitter<'_, S> {
     }
 
     fn write_literal(&mut self, value: &str) {
+        let mut reversed = value.chars().rev();
+        let (last, before) = (reversed.next(), reversed.next());
+        let literal = Literal {
+            first: value.chars().next(),
+            chomp: chomping(last, before),
+        };
+        let mut breaks = self.literal_header(&literal);
+        self.literal_text(value, &mut breaks);
+    }
+
+    /// A literal block of a text given in pieces (see [`Pieces`]), in the
+    /// indentation [`Emitter::string`] gives a string.
+    pub(super) fn literal_pieces(
+        &mut self,
+        literal: &Literal,
+        pieces: impl FnOnce(&mut dyn FnMut(&str)),
+    ) {
+        let saved = self.indent;
+        self.increase_indent(true, false);
+        let mut breaks = self.literal_header(literal);
+        pieces(&mut |piece| self.literal_text(piece, &mut breaks));
+        self.indent = saved;
+    }
+
+    /// `|`, an indentation hint when the text starts with a space or break, the
+    /// chomping indicator; returns the state [`Emitter::literal_text`] starts from.
+    fn literal_header(&mut self, literal: &Literal) -> bool {
         self.write_indicator(b"|", true, false, false);
-        let mut characters = value.chars();
-        if characters
-            .next()
+        if literal
+            .first
             .is_some_and(|first| first == ' ' || is_break(first))
         {
             let hint = b'0' + u8::try_from(BEST_INDENT).expect("a one-digit indentation");
             self.write_indicator(&[hint], false, false, false);
         }
-        if let Some(chomp) = chomping_indicator(value) {
+        if let Some(chomp) = literal.chomp {
             self.write_indicator(&[chomp], false, false, false);
         }
         self.put_break();
         self.indention = true;
         self.whitespace = true;
-        let mut breaks = true;
-        for line in value.split_inclusive('\n') {
-            let (text, newline) = line
-                .strip_suffix('\n')
-                .map_or((line, false), |text| (text, true));
-            for character in text.chars() {
-                if is_break(character) {
-                    self.write_break(character);
-                    self.indention = true;
-                    breaks = true;
-                } else {
-                    if breaks {
-                        self.write_indent();
-                    }
-                    self.write_char(character);
-                    self.indention = false;
-                    breaks = false;
-                }
-            }
-            if newline {
+        true
+    }
+
+    /// The lines of a literal block; `breaks` says whether the last character
+    /// written was a break (the next line is indented).
+    fn literal_text(&mut self, text: &str, breaks: &mut bool) {
+        for character in text.chars() {
+            if character == '\n' {
                 self.put_break();
                 self.indention = true;
-                breaks = true;
+                *breaks = true;
+            } else if is_break(character) {
+                self.write_break(character);
+                self.indention = true;
+                *breaks = true;
+            } else {
+                if *breaks {
+                    self.write_indent();
+                }
+                self.write_char(character);
+                self.indention = false;
+                *breaks = false;
             }
         }
     }
@@ -429,16 +537,14 @@ impl<S: Sink> Emitter<'_, S> {
 }
 
 /// `-` when the text does not end with a line break, `+` when it ends with two (or
-/// is a single break), none when it ends with exactly one.
-fn chomping_indicator(value: &str) -> Option<u8> {
-    let mut reversed = value.chars().rev();
-    match reversed.next() {
-        None => Some(b'-'),
-        Some(last) if !is_break(last) => Some(b'-'),
-        Some(_) => match reversed.next() {
-            None => Some(b'+'),
-            Some(before) if is_break(before) => Some(b'+'),
-            Some(_) => None,
-        },
+/// is a single break), none when it ends with exactly one: from its `last`
+/// character and the one `before` it.
+fn chomping(last: Option<char>, before: Option<char>) -> Option<u8> {
+    match (last, before) {
+        (None, _) => Some(b'-'),
+        (Some(last), _) if !is_break(last) => Some(b'-'),
+        (Some(_), None) => Some(b'+'),
+        (Some(_), Some(before)) if is_break(before) => Some(b'+'),
+        (Some(_), Some(_)) => None,
     }
 }

@@ -423,3 +423,67 @@ fn rejected_blobs_write_nothing() {
     );
     assert_eq!(out, b"before");
 }
+
+/// A text handed over in pieces of `size` characters.
+struct InPieces(Vec<String>);
+
+impl crate::output::node::TextSource for InPieces {
+    fn chunks(&self, visit: &mut dyn FnMut(&str)) {
+        self.0.iter().for_each(|piece| visit(piece));
+    }
+}
+
+fn in_pieces(text: &str, size: usize) -> InPieces {
+    let characters: Vec<char> = text.chars().collect();
+    InPieces(
+        characters
+            .chunks(size)
+            .map(|piece| piece.iter().collect())
+            .collect(),
+    )
+}
+
+/// A string given in pieces is written (and refused) as the same string whole, in
+/// a mapping and in a sequence, whether it makes a literal block or not.
+#[test]
+fn pieces_write_as_the_whole_string() {
+    let texts = [
+        "invalid index:\n├── invalid package \"a\":\n│   └── x\n└── y",
+        "ends with a newline\n",
+        "ends with two\n\n",
+        "\n",
+        " starts with a space\nand breaks",
+        "\nstarts with a break",
+        "carriage\r\nreturn\u{2028}and\u{2029}separators\nhere",
+        "trailing space \nbefore a break",
+        "a trailing space\n ",
+        "no newline at all, but long enough to fold somewhere after eighty columns of text yes",
+        "tab\tand\nnewline",
+        "nel\u{85}--- x\nhere",
+        "rejected \u{7F}\n",
+        "",
+        "- a: b\n# c",
+    ];
+    for text in texts {
+        for size in [1, 2, 3, 7, 1000] {
+            let pieces = in_pieces(text, size);
+            let chunks = Node::Chunks(crate::output::node::Chunks(&pieces));
+            for (whole, given) in [
+                (
+                    object(vec![("k", Node::str(text))]),
+                    object(vec![("k", chunks.clone())]),
+                ),
+                (
+                    Node::Array(vec![Node::str(text), Node::str("z")]),
+                    Node::Array(vec![chunks.clone(), Node::str("z")]),
+                ),
+            ] {
+                let write = |node: &Node<'_>| {
+                    let mut out = Vec::new();
+                    write_document(node, &mut out).map(|()| out)
+                };
+                assert_eq!(write(&given), write(&whole), "{text:?} in pieces of {size}");
+            }
+        }
+    }
+}

@@ -11,47 +11,45 @@ use crate::validate::{Finding, Severity};
 
 /// The workflow command of a finding.
 pub(crate) fn write(finding: &Finding, out: &mut impl Sink) {
-    {
-        let command = match finding.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        let mut properties = Vec::new();
-        if let Some(location) = finding.locations.first() {
-            properties.push(format!(
-                "file={}",
-                escape_property(&display_path(&location.file, Form::Data))
-            ));
-            properties.push(format!("line={}", location.line));
-            properties.push(format!("col={}", location.column));
-        }
-        properties.push(format!("title={}", escape_property(finding.rule.id())));
-        let mut message = finding.message().to_owned();
-        let mut about = subject(finding);
-        if let Some(catalog) = finding.catalog() {
-            about = if about.is_empty() {
-                format!("catalog {catalog}")
-            } else {
-                format!("catalog {catalog}, {about}")
-            };
-        }
-        if !about.is_empty() {
-            message = format!("{about}: {message}");
-        }
-        for location in finding.locations.iter().skip(1) {
-            let _ = write!(message, "\nsee also {}", super::display_location(location));
-        }
-        if let Some(help) = finding.help_text() {
-            message.push_str("\nhelp: ");
-            message.push_str(help);
-        }
-        let line = format!(
-            "::{command} {}::{}\n",
-            properties.join(","),
-            escape_data(&message)
-        );
-        out.extend_from_slice(line.as_bytes());
+    let command = match finding.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let mut properties = Vec::new();
+    if let Some(location) = finding.locations.first() {
+        properties.push(format!(
+            "file={}",
+            escape_property(&display_path(&location.file, Form::Data))
+        ));
+        properties.push(format!("line={}", location.line));
+        properties.push(format!("col={}", location.column));
     }
+    properties.push(format!("title={}", escape_property(finding.rule.id())));
+    let mut message = finding.message().to_owned();
+    let mut about = subject(finding);
+    if let Some(catalog) = finding.catalog() {
+        about = if about.is_empty() {
+            format!("catalog {catalog}")
+        } else {
+            format!("catalog {catalog}, {about}")
+        };
+    }
+    if !about.is_empty() {
+        message = format!("{about}: {message}");
+    }
+    for location in finding.locations.iter().skip(1) {
+        let _ = write!(message, "\nsee also {}", super::display_location(location));
+    }
+    if let Some(help) = finding.help_text() {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    let line = format!(
+        "::{command} {}::{}\n",
+        properties.join(","),
+        escape_data(&message)
+    );
+    out.extend_from_slice(line.as_bytes());
 }
 
 /// The runner's escaping of a command's message.
