@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use crate::ExitStatus;
 use crate::cli::{ResolveArgs, ResolveFormat};
+use crate::output::sink::Sink as _;
 use crate::resolve::{self, Request, ResolveError, split_pair};
 
-use super::graph::{load_references, write_stdout};
+use super::graph::load_references;
 
 pub(crate) fn run(args: &ResolveArgs) -> miette::Result<ExitStatus> {
     let catalogs = args
@@ -41,30 +42,48 @@ pub(crate) fn run(args: &ResolveArgs) -> miette::Result<ExitStatus> {
             &args.registry,
         )?)
     };
-    let outcomes = resolve::run(&request, &mut load)?;
-    let text = match args.output {
-        ResolveFormat::Text => resolve::write_text(&outcomes, args.every_package),
-        ResolveFormat::Json => resolve::write_json(&outcomes),
-    };
-    write_stdout(text.as_bytes())?;
-    if args.every_package && args.output == ResolveFormat::Text {
-        let failed: Vec<&str> = outcomes
-            .iter()
-            .filter(|o| !o.ok())
-            .map(|o| o.subscriptions[0].package.as_str())
-            .collect();
-        let installing = outcomes.len() - failed.len();
+    // Each result is written as it is resolved; the verdict and the packages that
+    // do not install are kept for the end.
+    let json = args.output == ResolveFormat::Json;
+    let (mut count, mut failed) = (0, Vec::new());
+    let mut text = String::new();
+    let ran = super::stream_stdout(|out| {
+        if json {
+            out.extend_from_slice(resolve::json_start().as_bytes());
+        }
+        let ran = resolve::run(&request, &mut load, &mut |outcome, total| {
+            text.clear();
+            if json {
+                resolve::write_json(&mut text, &outcome, count == 0);
+            } else {
+                resolve::write_text(&mut text, &outcome, args.every_package, total > 1);
+            }
+            out.extend_from_slice(text.as_bytes());
+            count += 1;
+            if !outcome.ok() {
+                let package = outcome.subscriptions.first().map(|s| s.package.clone());
+                failed.push(package.unwrap_or_default());
+            }
+        });
+        if json && ran.is_ok() {
+            out.extend_from_slice(resolve::json_end(count).as_bytes());
+        }
+        ran
+    })
+    .map_err(crate::commands::graph::InputError::Write)?;
+    ran?;
+    if args.every_package && !json {
+        let installing = count - failed.len();
         if failed.is_empty() {
-            eprintln!("{installing} of {} packages install", outcomes.len());
+            eprintln!("{installing} of {count} packages install");
         } else {
             eprintln!(
-                "{installing} of {} packages install; not: {}",
-                outcomes.len(),
+                "{installing} of {count} packages install; not: {}",
                 failed.join(", ")
             );
         }
     }
-    Ok(if outcomes.iter().all(resolve::Outcome::ok) {
+    Ok(if failed.is_empty() {
         ExitStatus::Success
     } else {
         ExitStatus::Failure

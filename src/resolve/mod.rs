@@ -17,7 +17,7 @@ mod tests;
 use std::path::PathBuf;
 
 use crate::catalog::Catalog;
-pub(crate) use report::{write_json, write_text};
+pub(crate) use report::{json_end, json_start, write_json, write_text};
 use resolver::{Answer, Namespace, Subscription};
 use source::Universe;
 
@@ -122,18 +122,21 @@ pub(crate) fn split_pair(text: &str) -> Option<(String, String)> {
     (!name.is_empty() && !value.is_empty()).then(|| (name.to_owned(), value.to_owned()))
 }
 
-/// Runs the request; `load` reads a catalog directory or image.
+/// Runs the request, handing each outcome to `emit` as it is resolved, with how
+/// many there are in all (a report of every package is never held whole);
+/// `load` reads a catalog directory or image.
 pub(crate) fn run<E>(
     request: &Request,
     load: &mut dyn FnMut(&str) -> Result<Catalog, E>,
-) -> Result<Vec<Outcome>, E>
+    emit: &mut dyn FnMut(Outcome, usize),
+) -> Result<(), E>
 where
     E: From<ResolveError>,
 {
     if request.files.is_empty() {
-        new_subscriptions(request, load)
+        new_subscriptions(request, load, emit)
     } else {
-        manifests(request, load)
+        manifests(request, load, emit)
     }
 }
 
@@ -151,7 +154,8 @@ fn priority(request: &Request, name: &str, default: i64) -> i64 {
 fn new_subscriptions<E>(
     request: &Request,
     load: &mut dyn FnMut(&str) -> Result<Catalog, E>,
-) -> Result<Vec<Outcome>, E>
+    emit: &mut dyn FnMut(Outcome, usize),
+) -> Result<(), E>
 where
     E: From<ResolveError>,
 {
@@ -186,8 +190,11 @@ where
         source_namespace: request.global_namespace.clone(),
         installed_csv: String::new(),
     };
-    let subscriptions: Vec<Subscription> = if request.every_package {
-        let catalog = source_catalog.expect("the source is one of the catalogs");
+    // Each package's Subscription is made as its turn comes.
+    let packages: Vec<(&str, &str)> = if request.every_package {
+        let catalog = source_catalog
+            .as_ref()
+            .expect("the source is one of the catalogs");
         let mut packages: Vec<(&str, &str)> = catalog
             .packages
             .iter()
@@ -196,24 +203,18 @@ where
         packages.sort_unstable();
         packages.dedup_by_key(|p| p.0);
         packages
-            .into_iter()
-            .map(|(package, channel)| new(package, request.channel.as_deref().unwrap_or(channel)))
-            .collect()
     } else {
         let Some(package) = &request.package else {
             return Err(ResolveError::Nothing.into());
         };
-        vec![new(package, request.channel.as_deref().unwrap_or(""))]
+        vec![(package, "")]
     };
-    let mut outcomes = Vec::new();
-    for subscription in subscriptions {
-        outcomes.push(alone(
-            &mut universe,
-            subscription,
-            &request.global_namespace,
-        )?);
+    for (package, channel) in &packages {
+        let subscription = new(package, request.channel.as_deref().unwrap_or(channel));
+        let outcome = alone(&mut universe, subscription, &request.global_namespace)?;
+        emit(outcome, packages.len());
     }
-    Ok(outcomes)
+    Ok(())
 }
 
 /// One new Subscription resolved alone, in a namespace of its own with nothing
@@ -240,7 +241,8 @@ fn alone(
 fn manifests<E>(
     request: &Request,
     load: &mut dyn FnMut(&str) -> Result<Catalog, E>,
-) -> Result<Vec<Outcome>, E>
+    emit: &mut dyn FnMut(Outcome, usize),
+) -> Result<(), E>
 where
     E: From<ResolveError>,
 {
@@ -296,12 +298,11 @@ where
     if namespaces.is_empty() {
         return Err(ResolveError::NoSubscription.into());
     }
-    namespaces
-        .into_iter()
-        .map(|namespace| {
-            outcome(&mut universe, namespace, &request.global_namespace).map_err(E::from)
-        })
-        .collect()
+    for namespace in &namespaces {
+        let outcome = outcome(&mut universe, namespace, &request.global_namespace)?;
+        emit(outcome, namespaces.len());
+    }
+    Ok(())
 }
 
 fn outcome(

@@ -9,12 +9,11 @@ use super::{Install, Outcome};
 /// The JSON report's format version.
 const FORMAT_VERSION: u64 = 1;
 
-/// Text: per result (headed by its namespace when there are several, by its
-/// package with `--every-package`), the answer (`ok` and one line per operator
+/// Text of one result (headed by its namespace when there are `several`, by its
+/// package with `--every-package`): the answer (`ok` and one line per operator
 /// installed, or `error <reason>` and OLM's message), then why.
-pub(crate) fn write_text(outcomes: &[Outcome], every_package: bool) -> String {
-    let mut out = String::new();
-    for outcome in outcomes {
+pub(crate) fn write_text(out: &mut String, outcome: &Outcome, every_package: bool, several: bool) {
+    {
         if every_package {
             let subscription = &outcome.subscriptions[0];
             let _ = writeln!(
@@ -22,7 +21,7 @@ pub(crate) fn write_text(outcomes: &[Outcome], every_package: bool) -> String {
                 "== {} (channel {})",
                 subscription.package, subscription.channel
             );
-        } else if outcomes.len() > 1 {
+        } else if several {
             let names: Vec<&str> = outcome
                 .subscriptions
                 .iter()
@@ -97,24 +96,32 @@ pub(crate) fn write_text(outcomes: &[Outcome], every_package: bool) -> String {
             }
         }
     }
-    out
 }
 
-/// JSON: `{"version": 1, "results": [...]}`, fields in the order of the schema.
-pub(crate) fn write_json(outcomes: &[Outcome]) -> String {
-    let document = Document {
-        version: FORMAT_VERSION,
-        results: outcomes.iter().map(result).collect(),
-    };
-    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    text.push('\n');
-    text
+/// JSON: `{"version": 1, "results": [...]}`, fields in the order of the schema,
+/// indented by two spaces, written a result at a time: [`json_start`], each
+/// result's [`write_json`], [`json_end`].
+pub(crate) fn json_start() -> String {
+    format!("{{\n  \"version\": {FORMAT_VERSION},\n  \"results\": [")
 }
 
-#[derive(Serialize)]
-struct Document<'a> {
-    version: u64,
-    results: Vec<ResultJson<'a>>,
+/// One result of the JSON report; `first` when none came before it.
+pub(crate) fn write_json(out: &mut String, outcome: &Outcome, first: bool) {
+    out.push_str(if first { "\n" } else { ",\n" });
+    let text = serde_json::to_string_pretty(&result(outcome)).unwrap_or_default();
+    // Nested two levels deep; strings hold no raw line break.
+    for (index, line) in text.lines().enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        out.push_str("    ");
+        out.push_str(line);
+    }
+}
+
+/// The end of the JSON report, after `count` results.
+pub(crate) fn json_end(count: usize) -> &'static str {
+    if count == 0 { "]\n}\n" } else { "\n  ]\n}\n" }
 }
 
 #[derive(Serialize)]
