@@ -37,22 +37,24 @@ pub(crate) fn convert<'a>(
         let index = index as usize;
         add_channel(&mut model, &catalog.channels[index], index, collector);
     }
-    // Reading the properties decodes their values: done for every bundle of the
-    // group at once, in parallel, before the bundles are added in order.
-    let parsed: Vec<_> = group
-        .bundles
-        .par_iter()
-        .map(|&index| properties::parse(&catalog.bundles[index as usize].item.properties))
-        .collect();
-    for (&index, parsed) in group.bundles.iter().zip(parsed) {
-        let index = index as usize;
-        add_bundle(
-            &mut model,
-            &catalog.bundles[index],
-            index,
-            parsed,
-            collector,
-        );
+    // Reading the properties decodes their values: done for a few thousand
+    // bundles of the group at once, in parallel, before they are added in order
+    // (one package can have hundreds of thousands).
+    for bundles in group.bundles.chunks(4096) {
+        let parsed: Vec<_> = bundles
+            .par_iter()
+            .map(|&index| properties::parse(&catalog.bundles[index as usize].item.properties))
+            .collect();
+        for (&index, parsed) in bundles.iter().zip(parsed) {
+            let index = index as usize;
+            add_bundle(
+                &mut model,
+                &catalog.bundles[index],
+                index,
+                parsed,
+                collector,
+            );
+        }
     }
     check_entries_have_bundles(&model, group.number, collector);
     add_missing_default_channels(&mut model);
