@@ -9,7 +9,7 @@ use crate::ExitStatus;
 use crate::catalog::Catalog;
 use crate::cli::{PathFormat, UpgradePathArgs};
 use crate::graph::deprecations::Deprecations;
-use crate::graph::upgrade::package::{PackageGraph, entries};
+use crate::graph::upgrade::package::{PackageGraph, Packages, entries};
 use crate::graph::upgrade::request::{Report, Request, RequestError, package_graph, plan};
 use crate::graph::upgrade::{Semantics, json, text};
 
@@ -63,10 +63,17 @@ fn survey(
             .map(|c| c.item.package.as_str())
             .collect(),
     };
+    let index = Packages::new(catalog);
     let graphs = packages
         .into_iter()
-        .map(|package| package_graph(catalog, deprecations, package))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|package| {
+            PackageGraph::indexed(&index, package, deprecations)?.ok_or_else(|| {
+                RequestError::UnknownPackage {
+                    package: package.to_owned(),
+                }
+            })
+        })
+        .collect::<Result<Vec<_>, RequestError>>()?;
     let mut reports = Vec::new();
     for graph in &graphs {
         if args.all_channels {

@@ -18,7 +18,7 @@ use crate::go::fmt::quote;
 use crate::graph::deprecations::Deprecations;
 use crate::graph::error::GraphError;
 use crate::graph::upgrade::Semantics;
-use crate::graph::upgrade::package::PackageGraph;
+use crate::graph::upgrade::package::{PackageGraph, Packages};
 use crate::semver::Version;
 
 use changes::{ChannelDiff, PackageDiff, Status, index, package_diff};
@@ -161,12 +161,13 @@ pub(crate) fn compare<'a>(
     names.sort_unstable();
     names.dedup();
     let new_is_empty = new.bundles.is_empty();
+    let (old_packages, new_packages) = (Packages::new(old), Packages::new(new));
     let packages = names
         .into_par_iter()
         .filter_map(|name| package_diff(name, before.get(name), after.get(name)))
         .map(|diff| {
-            let old_graph = PackageGraph::new(old, diff.name, old_deprecations)?;
-            let new_graph = PackageGraph::new(new, diff.name, new_deprecations)?;
+            let old_graph = PackageGraph::indexed(&old_packages, diff.name, old_deprecations)?;
+            let new_graph = PackageGraph::indexed(&new_packages, diff.name, new_deprecations)?;
             let installations = match &old_graph {
                 Some(graph) => {
                     let sides = Sides {

@@ -1,7 +1,7 @@
 //! The upgrade graph as one JSON object for jq: packages, channels, nodes (one per
 //! bundle of a package) and edges (`from` -> `to`, the entry that declares it).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -107,19 +107,26 @@ pub(crate) fn write_json(
         }
     }
     let packages: BTreeSet<&str> = channels.iter().map(|c| c.package.as_str()).collect();
+    // Looked up by name, not searched for each (a catalog can have 100,000s).
+    let mut blobs: HashMap<&str, &crate::model::Package> = HashMap::new();
+    for package in catalog.packages.iter().rev() {
+        blobs.insert(&package.item.name, &package.item);
+    }
     for package in packages {
-        let blob = catalog.packages.iter().find(|p| &*p.item.name == package);
         graph.packages.push(PackageNode {
             name: package,
-            default_channel: blob.map(|p| &*p.item.default_channel),
+            default_channel: blobs.get(package).map(|p| &*p.default_channel),
             deprecated: deprecations.package(package).is_some(),
         });
     }
+    drop(blobs);
+    let bundles: HashSet<(&str, &str)> = catalog
+        .bundles
+        .iter()
+        .map(|b| (b.item.package.as_str(), b.item.name.as_str()))
+        .collect();
     for ((package, bundle), in_channels) in members {
-        let in_catalog = catalog
-            .bundles
-            .iter()
-            .any(|b| b.item.name == bundle && b.item.package == package);
+        let in_catalog = bundles.contains(&(package, bundle));
         graph.nodes.push(BundleNode {
             bundle,
             package,

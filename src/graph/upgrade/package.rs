@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use crate::catalog::Catalog;
-use crate::model::Channel;
 use crate::model::channel::ChannelEntry;
+use crate::model::{Bundle, Channel, Package};
 use crate::semver::{Release, Version};
 
 use super::super::deprecations::Deprecations;
@@ -39,26 +39,127 @@ pub(crate) struct PackageGraph<'a> {
     pub(crate) deprecations: &'a Deprecations,
 }
 
+/// Where each package's blobs are in a catalog, for code that looks up many
+/// packages: blob numbers sorted by package name, in catalog order within a
+/// package (four bytes a blob), so that a lookup does not read the catalog.
+pub(crate) struct Packages<'a> {
+    catalog: &'a Catalog,
+    blobs: Vec<u32>,
+    channels: Vec<u32>,
+    bundles: Vec<u32>,
+}
+
+impl<'a> Packages<'a> {
+    pub(crate) fn new(catalog: &'a Catalog) -> Self {
+        Packages {
+            catalog,
+            blobs: by_name(&catalog.packages, |p| &p.item.name),
+            channels: by_name(&catalog.channels, |c| &c.item.package),
+            bundles: by_name(&catalog.bundles, |b| &b.item.package),
+        }
+    }
+}
+
+/// The numbers of `items`, sorted stably by `name`.
+fn by_name<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<u32> {
+    let count = u32::try_from(items.len()).expect("fewer than 2^32 blobs");
+    let mut order: Vec<u32> = (0..count).collect();
+    order.sort_by(|&a, &b| name(&items[a as usize]).cmp(name(&items[b as usize])));
+    order
+}
+
+/// The items of `order` (see [`by_name`]) named `wanted`, in catalog order.
+fn named<'i, T>(
+    items: &'i [T],
+    order: &[u32],
+    name: impl Fn(&T) -> &str,
+    wanted: &str,
+) -> impl Iterator<Item = &'i T> {
+    let at = |index: &u32| &items[*index as usize];
+    let start = order.partition_point(|index| name(at(index)) < wanted);
+    let count = order[start..].partition_point(|index| name(at(index)) == wanted);
+    order[start..start + count]
+        .iter()
+        .map(move |index| &items[*index as usize])
+}
+
 impl<'a> PackageGraph<'a> {
     /// `None` when the catalog has nothing of that package. The first bundle of a
-    /// name wins, as everywhere in opm.
+    /// name wins, as everywhere in opm. Reads the whole catalog: for many
+    /// packages, see [`PackageGraph::indexed`].
     pub(crate) fn new(
         catalog: &'a Catalog,
         package: &'a str,
         deprecations: &'a Deprecations,
     ) -> Result<Option<Self>, GraphError> {
-        let blob = catalog.packages.iter().find(|p| &*p.item.name == package);
-        let channels: Vec<&Channel> = catalog
-            .channels
-            .iter()
-            .map(|located| &located.item)
-            .filter(|channel| channel.package == package)
-            .collect();
+        Self::of(
+            package,
+            catalog
+                .packages
+                .iter()
+                .map(|p| &p.item)
+                .find(|p| &*p.name == package),
+            catalog
+                .channels
+                .iter()
+                .map(|c| &c.item)
+                .filter(|c| c.package == package),
+            catalog
+                .bundles
+                .iter()
+                .map(|b| &b.item)
+                .filter(|b| b.package == package),
+            deprecations,
+        )
+    }
+
+    /// [`PackageGraph::new`] through an index of the catalog's packages.
+    pub(crate) fn indexed(
+        packages: &Packages<'a>,
+        package: &'a str,
+        deprecations: &'a Deprecations,
+    ) -> Result<Option<Self>, GraphError> {
+        let catalog = packages.catalog;
+        let blob = named(
+            &catalog.packages,
+            &packages.blobs,
+            |p| &p.item.name,
+            package,
+        );
+        let channels = named(
+            &catalog.channels,
+            &packages.channels,
+            |c| &c.item.package,
+            package,
+        );
+        let bundles = named(
+            &catalog.bundles,
+            &packages.bundles,
+            |b| &b.item.package,
+            package,
+        );
+        Self::of(
+            package,
+            blob.map(|p| &p.item).next(),
+            channels.map(|c| &c.item),
+            bundles.map(|b| &b.item),
+            deprecations,
+        )
+    }
+
+    /// The package's graph from its blob, channels and bundles in catalog order.
+    fn of(
+        package: &'a str,
+        blob: Option<&'a Package>,
+        channels: impl Iterator<Item = &'a Channel>,
+        all_bundles: impl Iterator<Item = &'a Bundle>,
+        deprecations: &'a Deprecations,
+    ) -> Result<Option<Self>, GraphError> {
+        let channels: Vec<&Channel> = channels.collect();
         let mut bundles: Vec<BundleInfo> = Vec::new();
         let mut by_name = HashMap::new();
-        for located in &catalog.bundles {
-            let bundle = &located.item;
-            if bundle.package != package || by_name.contains_key(bundle.name.as_str()) {
+        for bundle in all_bundles {
+            if by_name.contains_key(bundle.name.as_str()) {
                 continue;
             }
             by_name.insert(bundle.name.as_str(), bundles.len());
@@ -74,7 +175,7 @@ impl<'a> PackageGraph<'a> {
         }
         Ok(Some(Self {
             name: package,
-            default_channel: blob.map_or("", |p| &*p.item.default_channel),
+            default_channel: blob.map_or("", |p| &*p.default_channel),
             channels,
             bundles,
             by_name,
@@ -119,4 +220,49 @@ pub(crate) fn heads(channel: &Channel) -> Vec<&str> {
         })
         .map(|entry| entry.name.as_str())
         .collect()
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    /// A package looked up through the index is the package read from the whole
+    /// catalog: blobs of several packages interleaved, a second blob of a name,
+    /// a package without a blob, and one the catalog does not have.
+    #[test]
+    fn indexed_graphs_equal_graphs_read_whole() {
+        let catalog = crate::graph::testing::catalog(
+            r#"
+{"schema":"olm.package","name":"b","defaultChannel":"s"}
+{"schema":"olm.channel","package":"b","name":"s","entries":[{"name":"b.v1"},{"name":"b.v2","replaces":"b.v1"}]}
+{"schema":"olm.channel","package":"a","name":"z","entries":[{"name":"a.v1"}]}
+{"schema":"olm.bundle","package":"b","name":"b.v2","properties":[{"type":"olm.package","value":{"packageName":"b","version":"2.0.0"}}]}
+{"schema":"olm.package","name":"a","defaultChannel":"z"}
+{"schema":"olm.bundle","package":"a","name":"a.v1","properties":[{"type":"olm.package","value":{"packageName":"a","version":"1.0.0"}}]}
+{"schema":"olm.bundle","package":"b","name":"b.v1","properties":[{"type":"olm.package","value":{"packageName":"b","version":"1.0.0"}}]}
+{"schema":"olm.channel","package":"b","name":"f","entries":[{"name":"b.v2"}]}
+{"schema":"olm.package","name":"b","defaultChannel":"f"}
+{"schema":"olm.bundle","package":"b","name":"b.v1","properties":[{"type":"olm.package","value":{"packageName":"b","version":"9.0.0"}}]}
+{"schema":"olm.channel","package":"c","name":"s","entries":[{"name":"c.v1"}]}
+"#,
+        );
+        let deprecations = Deprecations::new(&catalog.deprecations);
+        let index = Packages::new(&catalog);
+        for package in ["a", "b", "c", "d", ""] {
+            let whole =
+                PackageGraph::new(&catalog, package, &deprecations).expect("versions parse");
+            let indexed =
+                PackageGraph::indexed(&index, package, &deprecations).expect("versions parse");
+            assert_eq!(format!("{indexed:?}"), format!("{whole:?}"), "{package}");
+        }
+        let b = PackageGraph::indexed(&index, "b", &deprecations)
+            .expect("parses")
+            .expect("b");
+        assert_eq!(b.default_channel, "s");
+        assert_eq!(b.channels.len(), 2);
+        assert_eq!(
+            b.bundle("b.v1").map(BundleInfo::shown_version),
+            Some("1.0.0".to_owned())
+        );
+    }
 }
