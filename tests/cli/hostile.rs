@@ -1170,3 +1170,60 @@ fn findings_written_away_report_as_findings_held() {
     let left: Vec<_> = std::fs::read_dir(temp.path()).expect("listed").collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// Commands that look up package after package cost what the catalog does: diff
+/// of 40,000 changed packages, `--every-bundle` over them and `graph -o json`
+/// each read the whole catalog per package before (a minute and more here in a
+/// debug build; seconds now). The deadline only stops a hang.
+#[test]
+fn per_package_lookups_take_linear_time() {
+    let catalog = |version: &str| {
+        let mut text = String::new();
+        for number in 0..40_000 {
+            writeln!(
+                text,
+                r#"{{"schema":"olm.package","name":"p{number}","defaultChannel":"s"}}
+{{"schema":"olm.channel","name":"s","package":"p{number}","entries":[{{"name":"p{number}.v{version}"}}]}}
+{{"schema":"olm.bundle","name":"p{number}.v{version}","package":"p{number}","image":"q.io/p@sha256:{}","properties":[{{"type":"olm.package","value":{{"packageName":"p{number}","version":"{version}"}}}}]}}"#,
+                "a".repeat(64)
+            )
+            .expect("written");
+        }
+        catalog_with("catalog.json", text.as_bytes())
+    };
+    let (old, new) = (catalog("1.0.0"), catalog("1.0.1"));
+    let deadline = Duration::from_secs(120);
+    let diff = run_within(
+        fbc()
+            .args(["diff", "-o", "json"])
+            .arg(old.path())
+            .arg(new.path()),
+        deadline,
+    );
+    assert!(
+        diff.status.code().is_some_and(|code| code < 2),
+        "{}",
+        stderr(&diff)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&diff.stdout).expect("JSON");
+    assert_eq!(report["packages"].as_array().map(Vec::len), Some(40_000));
+    let walks = run_within(
+        fbc()
+            .args(["alpha", "upgrade-path", "--every-bundle"])
+            .arg(old.path()),
+        deadline,
+    );
+    assert_eq!(walks.status.code(), Some(0), "{}", stderr(&walks));
+    assert!(
+        stdout(&walks).contains("40000 starting points"),
+        "{}",
+        stderr(&walks)
+    );
+    let graph = run_within(
+        fbc().args(["graph", "-o", "json"]).arg(new.path()),
+        deadline,
+    );
+    assert_eq!(graph.status.code(), Some(0), "{}", stderr(&graph));
+    let graph: serde_json::Value = serde_json::from_slice(&graph.stdout).expect("JSON");
+    assert_eq!(graph["nodes"].as_array().map(Vec::len), Some(40_000));
+}
