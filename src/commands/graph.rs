@@ -117,7 +117,15 @@ fn draw(registry: &RegistryArgs, settings: &Settings) -> miette::Result<ExitStat
             settings.draw_v0_semantics,
             &mut warnings,
         ),
-        GraphFormat::Json => json::write_json(&selection, &catalog, &deprecations, &mut warnings),
+        GraphFormat::Json => {
+            // Serialized as it is written: the report is several times the catalog.
+            super::stream_stdout(|out| {
+                json::write_json(&selection, &catalog, &deprecations, &mut warnings, out)
+            })
+            .and_then(|written| written)
+            .map_err(InputError::Write)?;
+            String::new()
+        }
     };
     for warning in warnings {
         eprintln!("{warning}");

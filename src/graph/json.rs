@@ -58,14 +58,16 @@ struct EdgeNode<'a> {
     skip_range: Option<&'a str>,
 }
 
-/// Writes the selected channels; nodes newest first within a package, edges in
-/// channel-name then entry order. Ends with a newline.
+/// Writes the selected channels to `out` as they are serialized; nodes newest
+/// first within a package, edges in channel-name then entry order. Ends with a
+/// newline.
 pub(crate) fn write_json(
     selection: &Selection,
     catalog: &Catalog,
     deprecations: &Deprecations,
     warnings: &mut Vec<String>,
-) -> String {
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
     let mut channels: Vec<_> = selection.channels.iter().collect();
     channels.sort_by(|a, b| (&a.package, &a.name).cmp(&(&b.package, &b.name)));
     let mut graph = Graph {
@@ -144,9 +146,8 @@ pub(crate) fn write_json(
             .then_with(|| version(b).cmp(&version(a)))
             .then_with(|| a.bundle.cmp(b.bundle))
     });
-    let mut text = serde_json::to_string_pretty(&graph).expect("the graph serialises");
-    text.push('\n');
-    text
+    serde_json::to_writer_pretty(&mut *out, &graph)?;
+    out.write_all(b"\n")
 }
 
 #[cfg(test)]
@@ -169,8 +170,16 @@ mod tests {
         let catalog = catalog(lines);
         let selection = select(&catalog, &Filters::default()).expect("valid");
         let deprecations = Deprecations::new(&catalog.deprecations);
-        let text = write_json(&selection, &catalog, &deprecations, &mut Vec::new());
-        let value: Value = serde_json::from_str(&text).expect("valid JSON");
+        let mut text = Vec::new();
+        write_json(
+            &selection,
+            &catalog,
+            &deprecations,
+            &mut Vec::new(),
+            &mut text,
+        )
+        .expect("written to memory");
+        let value: Value = serde_json::from_slice(&text).expect("valid JSON");
         assert_eq!(
             value["packages"],
             json!([{"name": "p", "defaultChannel": "stable", "deprecated": false}])
