@@ -36,3 +36,12 @@ awk -v file="$many/catalog.json" 'BEGIN {
 measure "resolve --every-package, 20,000 packages" \
   alpha resolve --every-package --catalog "many=$many" -o json
 measure "validate --check-dependencies, 20,000 packages" validate --check-dependencies "$many"
+
+# Package after package: each changed package's graph is read through an index of
+# the blobs by package (a scan of the catalog per package was quadratic).
+changed=$(mktemp -d)
+trap 'rm -rf "$many" "$changed"' EXIT
+sed 's/v1\.0\.0/v1.0.1/g; s/"version":"1.0.0"/"version":"1.0.1"/g' "$many/catalog.json" > "$changed/catalog.json"
+measure "diff, 20,000 changed packages" diff "$many" "$changed"
+measure "upgrade-path --every-bundle, 20,000 packages" alpha upgrade-path --every-bundle "$many"
+measure "graph -o json, 20,000 packages" graph -o json "$many"
