@@ -49,13 +49,13 @@ fn status(reports: &[Report]) -> ExitStatus {
 
 /// Every (package, channel, bundle) of the catalog, or of `--package`, each walked
 /// in its own channel.
-fn survey(
-    catalog: &Catalog,
-    deprecations: &Deprecations,
-    args: &UpgradePathArgs,
+fn survey<'c>(
+    catalog: &'c Catalog,
+    deprecations: &'c Deprecations,
+    args: &'c UpgradePathArgs,
     request: &Request,
 ) -> miette::Result<ExitStatus> {
-    let packages: BTreeSet<&str> = match &args.package {
+    let packages: BTreeSet<&'c str> = match &args.package {
         Some(package) => BTreeSet::from([package.as_str()]),
         None => catalog
             .channels
@@ -63,31 +63,47 @@ fn survey(
             .map(|c| c.item.package.as_str())
             .collect(),
     };
+    // A package at a time: its graph and reports go once written. Every graph is
+    // made once first, so that a catalog's first error is the one reported
+    // whatever walks fail later.
     let index = Packages::new(catalog);
-    let graphs = packages
-        .into_iter()
-        .map(|package| {
-            PackageGraph::indexed(&index, package, deprecations)?.ok_or_else(|| {
-                RequestError::UnknownPackage {
-                    package: package.to_owned(),
-                }
-            })
+    let graph = |package: &'c str| {
+        PackageGraph::indexed(&index, package, deprecations)?.ok_or_else(|| {
+            RequestError::UnknownPackage {
+                package: package.to_owned(),
+            }
         })
-        .collect::<Result<Vec<_>, RequestError>>()?;
-    let mut reports = Vec::new();
-    for graph in &graphs {
-        if args.all_channels {
-            reports.extend(survey_unrestricted(graph, request)?);
+    };
+    for package in &packages {
+        graph(package)?;
+    }
+    let (mut text, mut json) = (text::Survey::default(), json::Array::default());
+    let mut found = true;
+    for package in packages {
+        let graph = graph(package)?;
+        let reports = if args.all_channels {
+            survey_unrestricted(&graph, request)?
         } else {
-            reports.extend(survey_package(graph, request)?);
+            survey_package(&graph, request)?
+        };
+        for report in &reports {
+            found &= report.found();
+            match args.output {
+                PathFormat::Text => text.add(report),
+                PathFormat::Json => json.add(report),
+            }
         }
     }
     let output = match args.output {
-        PathFormat::Text => text::write_text_survey(&reports, !args.all_channels),
-        PathFormat::Json => json::write_json_array(&reports),
+        PathFormat::Text => text.finish(!args.all_channels),
+        PathFormat::Json => json.finish(),
     };
     write_stdout(output.as_bytes())?;
-    Ok(status(&reports))
+    Ok(if found {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
 }
 
 /// Every bundle of a package, each walked as by a Subscription or `ClusterExtension`

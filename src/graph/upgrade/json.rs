@@ -94,10 +94,36 @@ pub(crate) fn write_json(report: &Report) -> String {
     finish(&report_json(report))
 }
 
-/// Several reports as one JSON array, with a final newline.
-pub(crate) fn write_json_array(reports: &[Report]) -> String {
-    let array: Vec<ReportJson> = reports.iter().map(report_json).collect();
-    finish(&array)
+/// Several reports as one JSON array, made a report at a time, with a final
+/// newline.
+#[derive(Default)]
+pub(crate) struct Array {
+    out: String,
+    count: usize,
+}
+
+impl Array {
+    pub(crate) fn add(&mut self, report: &Report) {
+        self.out
+            .push_str(if self.count == 0 { "[\n" } else { ",\n" });
+        let text =
+            serde_json::to_string_pretty(&report_json(report)).expect("the report serialises");
+        // One level deep; strings hold no raw line break.
+        for (index, line) in text.lines().enumerate() {
+            if index > 0 {
+                self.out.push('\n');
+            }
+            self.out.push_str("  ");
+            self.out.push_str(line);
+        }
+        self.count += 1;
+    }
+
+    pub(crate) fn finish(mut self) -> String {
+        self.out
+            .push_str(if self.count == 0 { "[]\n" } else { "\n]\n" });
+        self.out
+    }
 }
 
 fn finish(value: &impl Serialize) -> String {

@@ -52,42 +52,60 @@ pub(crate) fn write_text(report: &Report) -> String {
     out
 }
 
-/// Several reports, then one line counting the walks without a path and the
-/// reports where classic and v1 differ.
-pub(crate) fn write_text_survey(reports: &[Report], per_channel: bool) -> String {
-    let mut out = String::new();
-    for report in reports {
-        out.push_str(&write_text(report));
+/// Several reports, made a report at a time, then one line counting the walks
+/// without a path and the reports where classic and v1 differ.
+#[derive(Default)]
+pub(crate) struct Survey {
+    out: String,
+    reports: usize,
+    /// Walks and walks without a path, classic's then v1's.
+    walks: [(usize, usize); 2],
+    compared: bool,
+    differ: usize,
+}
+
+impl Survey {
+    pub(crate) fn add(&mut self, report: &Report) {
+        self.out.push_str(&write_text(report));
+        self.out.push('\n');
+        self.reports += 1;
+        for walk in &report.walks {
+            let counts = &mut self.walks[usize::from(walk.semantics == Semantics::V1)];
+            counts.0 += 1;
+            counts.1 += usize::from(!walk.found());
+        }
+        let same = report.same();
+        self.compared |= same.is_some();
+        self.differ += usize::from(same == Some(false));
+    }
+
+    /// The text, ending with the counting line.
+    pub(crate) fn finish(mut self, per_channel: bool) -> String {
+        let out = &mut self.out;
+        let _ = write!(
+            out,
+            "{} starting points ({})",
+            self.reports,
+            if per_channel {
+                "package, channel, bundle"
+            } else {
+                "package, bundle"
+            }
+        );
+        for (semantics, (count, missing)) in [Semantics::Classic, Semantics::V1]
+            .into_iter()
+            .zip(self.walks)
+        {
+            if count > 0 {
+                let _ = write!(out, "; {}: {missing} without a path", semantics.as_str());
+            }
+        }
+        if self.compared {
+            let _ = write!(out, "; classic and v1 differ for {}", self.differ);
+        }
         out.push('\n');
+        self.out
     }
-    let _ = write!(
-        out,
-        "{} starting points ({})",
-        reports.len(),
-        if per_channel {
-            "package, channel, bundle"
-        } else {
-            "package, bundle"
-        }
-    );
-    for semantics in [Semantics::Classic, Semantics::V1] {
-        let walks = reports
-            .iter()
-            .flat_map(|r| &r.walks)
-            .filter(|w| w.semantics == semantics);
-        let (count, missing) = walks.fold((0, 0), |(count, missing), walk| {
-            (count + 1, missing + usize::from(!walk.found()))
-        });
-        if count > 0 {
-            let _ = write!(out, "; {}: {missing} without a path", semantics.as_str());
-        }
-    }
-    if reports.iter().any(|r| r.same().is_some()) {
-        let differ = reports.iter().filter(|r| r.same() == Some(false)).count();
-        let _ = write!(out, "; classic and v1 differ for {differ}");
-    }
-    out.push('\n');
-    out
 }
 
 fn write_walk(out: &mut String, walk: &Walk) {
