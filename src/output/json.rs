@@ -91,6 +91,19 @@ fn write_array(
     out.push(b']');
 }
 
+/// Appends `text`, a value serde's pretty printer wrote, nested below `indent`
+/// (an element of an array written a value at a time): its strings hold no raw
+/// line break, so every line takes the indentation.
+pub(crate) fn push_nested(out: &mut String, text: &str, indent: &str) {
+    for (index, line) in text.lines().enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        out.push_str(indent);
+        out.push_str(line);
+    }
+}
+
 /// Go's string encoding with HTML escaping off.
 pub(crate) fn write_string(text: &str, out: &mut impl Sink) {
     out.push(b'"');

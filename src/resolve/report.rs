@@ -109,14 +109,7 @@ pub(crate) fn json_start() -> String {
 pub(crate) fn write_json(out: &mut String, outcome: &Outcome, first: bool) {
     out.push_str(if first { "\n" } else { ",\n" });
     let text = serde_json::to_string_pretty(&result(outcome)).unwrap_or_default();
-    // Nested two levels deep; strings hold no raw line break.
-    for (index, line) in text.lines().enumerate() {
-        if index > 0 {
-            out.push('\n');
-        }
-        out.push_str("    ");
-        out.push_str(line);
-    }
+    crate::output::json::push_nested(out, &text, "    ");
 }
 
 /// The end of the JSON report, after `count` results.

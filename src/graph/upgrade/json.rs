@@ -108,14 +108,7 @@ impl Array {
             .push_str(if self.count == 0 { "[\n" } else { ",\n" });
         let text =
             serde_json::to_string_pretty(&report_json(report)).expect("the report serialises");
-        // One level deep; strings hold no raw line break.
-        for (index, line) in text.lines().enumerate() {
-            if index > 0 {
-                self.out.push('\n');
-            }
-            self.out.push_str("  ");
-            self.out.push_str(line);
-        }
+        crate::output::json::push_nested(&mut self.out, &text, "  ");
         self.count += 1;
     }
 
