@@ -101,7 +101,7 @@ fn draw(registry: &RegistryArgs, settings: &Settings) -> miette::Result<ExitStat
     let selection = select(&catalog, &settings.filters).map_err(InputError::from)?;
     let deprecations = Deprecations::new(&catalog.deprecations);
     let mut warnings = Vec::new();
-    let text = match settings.format {
+    let drawn = match settings.format {
         GraphFormat::Mermaid => {
             let drawn = mermaid::write_mermaid(
                 &selection,
@@ -109,28 +109,40 @@ fn draw(registry: &RegistryArgs, settings: &Settings) -> miette::Result<ExitStat
                 settings.draw_v0_semantics,
             );
             warnings = drawn.warnings;
-            drawn.text
+            Drawn::Text(drawn.text)
         }
-        GraphFormat::Dot => dot::write_dot(
+        GraphFormat::Dot => Drawn::Text(dot::write_dot(
             &selection,
             &deprecations,
             settings.draw_v0_semantics,
             &mut warnings,
-        ),
-        GraphFormat::Json => {
-            // Serialized as it is written: the report is several times the catalog.
-            super::stream_stdout(|out| {
-                json::write_json(&selection, &catalog, &deprecations, &mut warnings, out)
-            })
-            .and_then(|written| written)
-            .map_err(InputError::Write)?;
-            String::new()
-        }
+        )),
+        GraphFormat::Json => Drawn::Json(json::graph(
+            &selection,
+            &catalog,
+            &deprecations,
+            &mut warnings,
+        )),
     };
     for warning in warnings {
         eprintln!("{warning}");
     }
-    write_stdout(text.as_bytes())
+    match drawn {
+        Drawn::Text(text) => write_stdout(text.as_bytes()),
+        Drawn::Json(graph) => {
+            // Serialized as it is written: the report is several times the catalog.
+            super::stream_stdout(|out| json::write_json(&graph, out))
+                .and_then(|written| written)
+                .map_err(InputError::Write)?;
+            Ok(ExitStatus::Success)
+        }
+    }
+}
+
+/// A graph ready to be written.
+enum Drawn<'a> {
+    Text(String),
+    Json(json::Graph<'a>),
 }
 
 /// Writes the whole output; a reader that stops early (`| head`) is not an error.

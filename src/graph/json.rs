@@ -10,8 +10,9 @@ use super::edges::{EdgeKind, channel_edges};
 use super::selection::Selection;
 use crate::catalog::Catalog;
 
+/// The graph as the JSON report holds it (see [`graph`]).
 #[derive(Serialize)]
-struct Graph<'a> {
+pub(crate) struct Graph<'a> {
     packages: Vec<PackageNode<'a>>,
     channels: Vec<ChannelNode<'a>>,
     nodes: Vec<BundleNode<'a>>,
@@ -58,16 +59,14 @@ struct EdgeNode<'a> {
     skip_range: Option<&'a str>,
 }
 
-/// Writes the selected channels to `out` as they are serialized; nodes newest
-/// first within a package, edges in channel-name then entry order. Ends with a
-/// newline.
-pub(crate) fn write_json(
-    selection: &Selection,
-    catalog: &Catalog,
+/// The selected channels as the JSON report shows them: nodes newest first within
+/// a package, edges in channel-name then entry order.
+pub(crate) fn graph<'a>(
+    selection: &'a Selection,
+    catalog: &'a Catalog,
     deprecations: &Deprecations,
     warnings: &mut Vec<String>,
-    out: &mut impl std::io::Write,
-) -> std::io::Result<()> {
+) -> Graph<'a> {
     let mut channels: Vec<_> = selection.channels.iter().collect();
     channels.sort_by(|a, b| (&a.package, &a.name).cmp(&(&b.package, &b.name)));
     let mut graph = Graph {
@@ -146,7 +145,13 @@ pub(crate) fn write_json(
             .then_with(|| version(b).cmp(&version(a)))
             .then_with(|| a.bundle.cmp(b.bundle))
     });
-    serde_json::to_writer_pretty(&mut *out, &graph)?;
+    graph
+}
+
+/// Writes the graph to `out` as it is serialized (the report is several times the
+/// catalog), ending with a newline.
+pub(crate) fn write_json(graph: &Graph<'_>, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, graph)?;
     out.write_all(b"\n")
 }
 
@@ -171,14 +176,8 @@ mod tests {
         let selection = select(&catalog, &Filters::default()).expect("valid");
         let deprecations = Deprecations::new(&catalog.deprecations);
         let mut text = Vec::new();
-        write_json(
-            &selection,
-            &catalog,
-            &deprecations,
-            &mut Vec::new(),
-            &mut text,
-        )
-        .expect("written to memory");
+        let graph = graph(&selection, &catalog, &deprecations, &mut Vec::new());
+        write_json(&graph, &mut text).expect("written to memory");
         let value: Value = serde_json::from_slice(&text).expect("valid JSON");
         assert_eq!(
             value["packages"],

@@ -23,6 +23,27 @@ pub(crate) fn budget() -> usize {
     usize::try_from(crate::limits::get().findings_in_memory).unwrap_or(usize::MAX)
 }
 
+/// The first error met reading a temporary file back (what was read stops there).
+#[derive(Default)]
+struct Failure(Mutex<Option<io::Error>>);
+
+impl Failure {
+    fn keep(&self, error: io::Error) {
+        if let Ok(mut failure) = self.0.lock() {
+            failure.get_or_insert(error);
+        }
+    }
+
+    /// The error, saying what was being read back.
+    fn message(&self, what: &str) -> Option<String> {
+        let failure = self.0.lock().ok()?;
+        let error = failure.as_ref()?;
+        Some(format!(
+            "reading back {what} kept in a temporary file: {error}"
+        ))
+    }
+}
+
 /// Encoded findings in an unnamed temporary file, each a little-endian length
 /// and [`Finding::encode`]'s bytes; files are numbered in a table kept here.
 struct Store {
@@ -30,8 +51,7 @@ struct Store {
     written: u64,
     files: Vec<SharedPath>,
     numbers: HashMap<usize, u32>,
-    /// Why reading back failed (the findings read stop there).
-    failure: Mutex<Option<io::Error>>,
+    failure: Failure,
 }
 
 impl Store {
@@ -41,7 +61,7 @@ impl Store {
             written: 0,
             files: Vec::new(),
             numbers: HashMap::new(),
-            failure: Mutex::new(None),
+            failure: Failure::default(),
         })
     }
 
@@ -95,10 +115,7 @@ impl Store {
 
     /// Why reading back failed, if it did.
     fn failure(&self) -> Option<String> {
-        let failure = self.failure.lock().ok()?;
-        failure
-            .as_ref()
-            .map(|error| format!("reading back findings kept in a temporary file: {error}"))
+        self.failure.message("findings")
     }
 }
 
@@ -138,7 +155,7 @@ fn append_to<F: std::borrow::Borrow<Finding>>(
 struct Reader<'s> {
     file: &'s File,
     files: &'s [SharedPath],
-    failure: &'s Mutex<Option<io::Error>>,
+    failure: &'s Failure,
     at: u64,
     end: u64,
     block: Vec<u8>,
@@ -149,7 +166,7 @@ impl<'s> Reader<'s> {
     fn new(
         file: &'s File,
         files: &'s [SharedPath],
-        failure: &'s Mutex<Option<io::Error>>,
+        failure: &'s Failure,
         range: Range<u64>,
     ) -> Reader<'s> {
         Reader {
@@ -216,9 +233,7 @@ impl Iterator for Reader<'_> {
         match self.next_finding() {
             Ok(finding) => finding,
             Err(error) => {
-                if let Ok(mut failure) = self.failure.lock() {
-                    failure.get_or_insert(error);
-                }
+                self.failure.keep(error);
                 self.at = self.end;
                 self.used = self.block.len();
                 None
@@ -461,8 +476,7 @@ pub(crate) struct TextSpool {
     written: u64,
     held: String,
     budget: usize,
-    /// Why reading back failed (the text read stops there).
-    failure: Mutex<Option<io::Error>>,
+    failure: Failure,
 }
 
 impl TextSpool {
@@ -472,7 +486,7 @@ impl TextSpool {
             written: 0,
             held: String::new(),
             budget,
-            failure: Mutex::new(None),
+            failure: Failure::default(),
         }
     }
 
@@ -504,9 +518,7 @@ impl TextSpool {
         if let Some(file) = &self.file
             && let Err(error) = read_text(file, self.written, visit)
         {
-            if let Ok(mut failure) = self.failure.lock() {
-                failure.get_or_insert(error);
-            }
+            self.failure.keep(error);
             return;
         }
         visit(&self.held);
@@ -521,10 +533,7 @@ impl TextSpool {
 
     /// Why reading the text back failed, if it did.
     pub(crate) fn failure(&self) -> Option<String> {
-        let failure = self.failure.lock().ok()?;
-        failure
-            .as_ref()
-            .map(|error| format!("reading back opm's message kept in a temporary file: {error}"))
+        self.failure.message("opm's message")
     }
 }
 
