@@ -40,16 +40,25 @@ check() {
     echo "status=2" >>"$GITHUB_OUTPUT"
     return
   fi
+  local catalog
+  for catalog in "${catalogs[@]}"; do
+    if ! inside_repository "$catalog"; then
+      echo "::error title=fbc::\`$catalog\` leads outside the repository; the action checks catalogs of the repository only"
+      echo "status=2" >>"$GITHUB_OUTPUT"
+      return
+    fi
+  done
   local validate_options=() diff_options=()
-  for lint in "${allowed[@]}"; do validate_options+=(--allow "$lint"); done
-  for rule in "${diff_allowed[@]}"; do diff_options+=(--allow "$rule"); done
+  # `--allow=VALUE` and `--` keep every input word a value or a path, never an option.
+  for lint in "${allowed[@]}"; do validate_options+=("--allow=$lint"); done
+  for rule in "${diff_allowed[@]}"; do diff_options+=("--allow=$rule"); done
   [ "${FBC_ACTION_STRICT:-false}" = true ] && validate_options+=(--strict)
   local sarif="${FBC_ACTION_SARIF:-fbc.sarif}"
   mkdir -p "$(dirname "$sarif")"
 
   # SARIF first (to a file), then annotations in the log, where GitHub reads them.
-  fbc validate -o sarif "${validate_options[@]}" "${catalogs[@]}" >"$sarif" || true
-  fbc validate -o github "${validate_options[@]}" "${catalogs[@]}" || validate_status=$?
+  fbc validate -o sarif "${validate_options[@]}" -- "${catalogs[@]}" >"$sarif" || true
+  fbc validate -o github "${validate_options[@]}" -- "${catalogs[@]}" || validate_status=$?
   status=$validate_status
   if [ "$validate_status" -eq 0 ]; then
     echo "fbc validate: every catalog is valid (${catalogs[*]})" >>"$GITHUB_STEP_SUMMARY"
@@ -104,19 +113,34 @@ base_revision() {
   return 2
 }
 
+# Whether CATALOG, links followed, is inside the repository around the working
+# directory (anything goes outside a repository).
+inside_repository() {
+  local top real
+  top=$(git rev-parse --show-toplevel 2>/dev/null) || return 0
+  real=$(realpath -m -- "$1")
+  [ "$real" = "$top" ] || [ "${real#"$top"/}" != "$real" ]
+}
+
 # diff_one REVISION CATALOG [OPTION...]
 diff_one() {
   local revision=$1 catalog=$2 path
   shift 2
-  # REV:PATH names a path from the top of the repository.
-  path=$(realpath -m --relative-to="$(git rev-parse --show-toplevel)" "$catalog")
+  # REV:PATH names a path from the top of the repository, found in git's terms:
+  # the catalog's own path, not where a symbolic link leads (a catalog replaced by
+  # a link to a renamed directory is compared with what its path held).
+  path=$(realpath -m -s --relative-to="$(git rev-parse --show-toplevel)" -- "$catalog")
+  if [ "$path" = .. ] || [ "${path#../}" != "$path" ]; then
+    echo "::error title=fbc diff::\`$catalog\` is outside the repository"
+    return 2
+  fi
   if ! git cat-file -e "$revision:$path" 2>/dev/null; then
     echo "fbc diff: \`$catalog\` is new (absent from $revision); nothing to compare" >>"$GITHUB_STEP_SUMMARY"
     return 0
   fi
   local report status=0
   report=$(mktemp)
-  fbc diff -o markdown "$@" "$revision:$path" "$catalog" >"$report" || status=$?
+  fbc diff -o markdown "$@" -- "$revision:$path" "$catalog" >"$report" || status=$?
   cat "$report" >>"$GITHUB_STEP_SUMMARY"
   rm -f "$report"
   if [ "$status" -eq 1 ]; then

@@ -1567,7 +1567,7 @@ _fbc() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-property yaml-implicit-type empty-catalog dependency-unsatisfiable" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "skip-range-extra-head replaces-unknown-bundle image-not-pinned bundle-object-present schema-property yaml-implicit-type empty-catalog dependency-unsatisfiable dependency-search-gave-up" -- "${cur}"))
                     return 0
                     ;;
                 --with-catalog)

@@ -66,7 +66,8 @@ bundle-object-present\t''
 schema-property\t''
 yaml-implicit-type\t''
 empty-catalog\t''
-dependency-unsatisfiable\t''"
+dependency-unsatisfiable\t''
+dependency-search-gave-up\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l with-catalog -d 'As --check-dependencies, with this catalog beside it (NAME=DIR|IMAGE, repeatable)' -r
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''

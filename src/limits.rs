@@ -21,6 +21,9 @@ pub(crate) struct Limits {
     /// Most bytes of findings `validate` keeps in memory before writing the rest
     /// to an unnamed temporary file (`FBC_FINDINGS_IN_MEMORY`).
     pub(crate) findings_in_memory: u64,
+    /// Most steps one dependency resolution may take before it gives up
+    /// (`FBC_RESOLVE_STEPS`); OLM's own search has no bound.
+    pub(crate) resolve_steps: u64,
 }
 
 const DEFAULT: Limits = Limits {
@@ -29,6 +32,7 @@ const DEFAULT: Limits = Limits {
     pull_timeout: Duration::from_secs(60),
     max_alias_expansion: 64 << 20,
     findings_in_memory: 4 << 20,
+    resolve_steps: 20_000_000,
 };
 
 /// A limit variable with a value that cannot be read.
@@ -72,18 +76,30 @@ fn from_env(lookup: impl Fn(&str) -> Option<String>) -> Result<Limits, LimitErro
     limits.max_image_size = size("FBC_MAX_IMAGE_SIZE", limits.max_image_size)?;
     limits.max_alias_expansion = size("FBC_MAX_ALIAS_EXPANSION", limits.max_alias_expansion)?;
     limits.findings_in_memory = size("FBC_FINDINGS_IN_MEMORY", limits.findings_in_memory)?;
-    if let Some(value) = lookup("FBC_PULL_TIMEOUT") {
-        let seconds = value
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|&seconds| seconds > 0);
-        limits.pull_timeout = Duration::from_secs(seconds.ok_or(LimitError {
-            variable: "FBC_PULL_TIMEOUT",
-            value,
-            expected: "expected a whole number of seconds, at least 1",
-        })?);
-    }
+    let count =
+        |variable: &'static str, default: u64, expected: &'static str| match lookup(variable) {
+            None => Ok(default),
+            Some(value) => value
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&count| count > 0)
+                .ok_or(LimitError {
+                    variable,
+                    value,
+                    expected,
+                }),
+        };
+    limits.pull_timeout = Duration::from_secs(count(
+        "FBC_PULL_TIMEOUT",
+        limits.pull_timeout.as_secs(),
+        "expected a whole number of seconds, at least 1",
+    )?);
+    limits.resolve_steps = count(
+        "FBC_RESOLVE_STEPS",
+        limits.resolve_steps,
+        "expected a whole number of steps, at least 1",
+    )?;
     Ok(limits)
 }
 
@@ -109,7 +125,7 @@ fn parse_size(text: &str) -> Option<u64> {
     number.checked_mul(factor)
 }
 
-/// Why [`read_file`] read nothing.
+/// Why [`read_file`] or [`read_stdin`] read nothing.
 #[derive(Debug)]
 pub(crate) enum ReadError {
     Io(std::io::Error),
@@ -120,6 +136,10 @@ pub(crate) enum ReadError {
     },
     /// A file of procfs or sysfs: it may never end, or block.
     Pseudo,
+    /// A FIFO, a device, a socket or a directory: it may never end, or block.
+    NotRegular {
+        kind: &'static str,
+    },
 }
 
 impl std::fmt::Display for ReadError {
@@ -132,25 +152,75 @@ impl std::fmt::Display for ReadError {
                 show_size(*limit)
             ),
             ReadError::Pseudo => f.write_str("a file of /proc or /sys, which fbc does not read"),
+            ReadError::NotRegular { kind } => {
+                write!(
+                    f,
+                    "{kind}, not a regular file: fbc reads regular files only"
+                )
+            }
         }
     }
 }
 
-/// Reads a whole file, counting bytes as they come and stopping past the limit;
-/// files of `/proc` and `/sys` (also through links) are refused unread.
-pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {
-    use std::io::Read as _;
+/// Opens a regular file for reading. Files of `/proc` and `/sys` (also through
+/// links) are refused unread; the file is opened without blocking, so that a FIFO
+/// with no writer is refused instead of waited on, and anything but a regular
+/// file (FIFO, device, socket, directory) is refused.
+pub(crate) fn open_regular(path: &std::path::Path) -> Result<std::fs::File, ReadError> {
+    use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
     if is_pseudo(path) {
         return Err(ReadError::Pseudo);
     }
-    let limit = get().max_file_size;
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
-    let expected = file
-        .metadata()
-        .map_or(0, |metadata| metadata.len())
-        .min(limit);
-    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0) + 1);
-    file.take(limit.saturating_add(1))
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(ReadError::Io)?;
+    let kind = file.metadata().map_err(ReadError::Io)?.file_type();
+    let refused = if kind.is_file() {
+        return Ok(file);
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    };
+    Err(ReadError::NotRegular { kind: refused })
+}
+
+/// Reads a whole regular file (see [`open_regular`]), counting bytes as they come
+/// and stopping past `FBC_MAX_FILE_SIZE`.
+pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {
+    let file = open_regular(path)?;
+    let expected = file.metadata().map_or(0, |metadata| metadata.len());
+    read_limited(file, expected, get().max_file_size)
+}
+
+/// Reads standard input to its end, stopping past `FBC_MAX_FILE_SIZE`: an endless
+/// stream ends with an error, not with all memory.
+pub(crate) fn read_stdin() -> Result<Vec<u8>, ReadError> {
+    read_limited(std::io::stdin().lock(), 0, get().max_file_size)
+}
+
+/// Reads `reader` to its end within `limit` bytes; `expected` sizes the buffer
+/// (at most the limit).
+pub(crate) fn read_limited(
+    reader: impl std::io::Read,
+    expected: u64,
+    limit: u64,
+) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(usize::try_from(expected.min(limit)).unwrap_or(0) + 1)
+        .map_err(|_| ReadError::Io(std::io::ErrorKind::OutOfMemory.into()))?;
+    reader
+        .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(ReadError::Io)?;
     if bytes.len() as u64 > limit {
@@ -222,6 +292,44 @@ mod tests {
         let link = dir.path().join("kmsg");
         std::os::unix::fs::symlink("/proc/kmsg", &link).expect("a link");
         assert!(matches!(read_file(&link), Err(ReadError::Pseudo)));
+    }
+
+    #[test]
+    fn only_regular_files_are_read_and_fifos_are_never_waited_on() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        // Nobody writes to the FIFO: a blocking open would never return.
+        let refused = |path: &std::path::Path| match read_file(path) {
+            Err(ReadError::NotRegular { kind }) => kind,
+            other => panic!("{}: {other:?}", path.display()),
+        };
+        assert_eq!(refused(&fifo), "a FIFO");
+        assert_eq!(refused(std::path::Path::new("/dev/zero")), "a device");
+        assert_eq!(refused(dir.path()), "a directory");
+        let link = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &link).expect("a link");
+        assert_eq!(refused(&link), "a device");
+        assert_eq!(
+            ReadError::NotRegular { kind: "a FIFO" }.to_string(),
+            "a FIFO, not a regular file: fbc reads regular files only"
+        );
+        let file = dir.path().join("file");
+        std::fs::write(&file, "bytes").expect("a file");
+        assert_eq!(read_file(&file).expect("read"), b"bytes");
+    }
+
+    #[test]
+    fn an_endless_stream_stops_past_the_limit() {
+        let endless = std::io::repeat(b'x');
+        assert!(matches!(
+            read_limited(endless, u64::MAX, 1 << 20),
+            Err(ReadError::TooLarge { limit: 1_048_576 })
+        ));
     }
 
     #[test]

@@ -36,6 +36,25 @@ pub(crate) fn path(path: &Path, form: Form) -> String {
     out
 }
 
+/// A catalog string (a package, channel or bundle name, a message) for a line of
+/// text: control characters written as `\n`, `\t`, `\u{1b}`, so that a name can
+/// neither start a line of its own (a forged `::error` workflow command, a broken
+/// table row) nor drive a terminal.
+pub(crate) fn text(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for character in text.chars() {
+        if character.is_control() {
+            let _ = write!(out, "{}", character.escape_default());
+        } else {
+            out.push(character);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `path` as a URI reference: its exact bytes, those outside the unreserved and
 /// path sets percent-encoded.
 pub(crate) fn uri(path: &Path) -> String {
@@ -67,6 +86,18 @@ mod tests {
         assert_eq!(path(&name, Form::Text), "cat\\xffalog/a\\nb\\c é.json");
         assert_eq!(path(&name, Form::Data), "cat\\xffalog/a\nb\\c é.json");
         assert_eq!(uri(&name), "cat%FFalog/a%0Ab%5Cc%20%C3%A9.json");
+    }
+
+    #[test]
+    fn control_characters_in_catalog_strings_are_escaped() {
+        assert_eq!(
+            text("etcd\n::error ::forged\r\t\u{1b}[2J"),
+            "etcd\\n::error ::forged\\r\\t\\u{1b}[2J"
+        );
+        assert!(matches!(
+            text("plain é"),
+            std::borrow::Cow::Borrowed("plain é")
+        ));
     }
 
     #[test]

@@ -223,15 +223,7 @@ pub(crate) fn read_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
     match crate::limits::read_file(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(crate::limits::ReadError::Io(_)) => Ok(None),
-        Err(crate::limits::ReadError::TooLarge { limit }) => Err(format!(
-            "{}: the file is larger than {} (FBC_MAX_FILE_SIZE)",
-            path.display(),
-            crate::limits::show_size(limit)
-        )),
-        Err(crate::limits::ReadError::Pseudo) => Err(format!(
-            "{}: not a regular file (procfs or sysfs)",
-            path.display()
-        )),
+        Err(refused) => Err(format!("{}: {refused}", path.display())),
     }
 }
 

@@ -118,8 +118,10 @@ pub(crate) fn load(source: &GitPath) -> Result<Catalog, GitError> {
     if kind.trim_ascii() != b"tree" {
         return Err(GitError::NotADirectory { reference });
     }
-    let listing =
-        run(&["ls-tree", "-r", "-z", "--long", &reference]).map_err(|m| failed("ls-tree", m))?;
+    // Without `--full-tree`, ls-tree started in a subdirectory lists only the
+    // entries under that subdirectory's name: an empty catalog.
+    let listing = run(&["ls-tree", "--full-tree", "-r", "-z", "--long", &reference])
+        .map_err(|m| failed("ls-tree", m))?;
     let root = PathBuf::from(&reference);
     let mut entries = Vec::new();
     let mut blobs: HashMap<PathBuf, Blob> = HashMap::new();

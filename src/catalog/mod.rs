@@ -291,7 +291,7 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
             path: path.to_path_buf(),
             limit,
         },
-        ReadError::Pseudo => LoadError::SpecialFile {
+        ReadError::Pseudo | ReadError::NotRegular { .. } => LoadError::SpecialFile {
             path: path.to_path_buf(),
         },
     })

@@ -35,6 +35,10 @@ pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[
         "seconds a registry request may take (default 60)",
     ),
     (
+        "FBC_RESOLVE_STEPS",
+        "most steps one dependency resolution may take before it gives up (default 20000000)",
+    ),
+    (
         "REGISTRY_AUTH_FILE",
         "registry credentials, read before the files below",
     ),
@@ -76,6 +80,7 @@ pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[
 
 const FILES: &[&str] = &["FBC_MAX_FILE_SIZE", "FBC_MAX_ALIAS_EXPANSION"];
 const FINDINGS: &[&str] = &["FBC_FINDINGS_IN_MEMORY", "TMPDIR"];
+const RESOLVE: &[&str] = &["FBC_RESOLVE_STEPS"];
 const PULLS: &[&str] = &[
     "FBC_MAX_IMAGE_SIZE",
     "FBC_PULL_TIMEOUT",
@@ -155,7 +160,7 @@ const FOOTERS: &[(&[&str], Footer)] = &[
                 ),
                 (2, "some catalog could not be loaded, or bad arguments"),
             ],
-            environment: &[FILES, FINDINGS, COLOUR],
+            environment: &[FILES, FINDINGS, RESOLVE, COLOUR],
             examples: &[
                 (
                     "fbc validate testdata/examples/hello-catalog --allow image-not-pinned",
@@ -266,7 +271,7 @@ const FOOTERS: &[(&[&str], Footer)] = &[
                 FAILED,
                 INTERRUPTED,
             ],
-            environment: &[FILES, PULLS, COLOUR],
+            environment: &[FILES, RESOLVE, PULLS, COLOUR],
             examples: &[
                 (
                     "fbc alpha resolve app --catalog main=testdata/resolve/shapes/catalog",

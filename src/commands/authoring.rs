@@ -37,20 +37,15 @@ fn print(bytes: &[u8]) -> miette::Result<ExitStatus> {
 
 /// The whole of a file (or stdin for `-`), as UTF-8 text.
 fn read_text(path: &Path) -> Result<String, std::io::Error> {
-    let mut bytes = Vec::new();
-    if path == Path::new("-") {
-        std::io::stdin().read_to_end(&mut bytes)?;
+    let read = if path == Path::new("-") {
+        crate::limits::read_stdin()
     } else {
-        use crate::limits::ReadError;
-        bytes = crate::limits::read_file(path).map_err(|error| match error {
-            ReadError::Io(error) => error,
-            ReadError::TooLarge { limit } => std::io::Error::other(format!(
-                "the file is larger than {} (FBC_MAX_FILE_SIZE)",
-                crate::limits::show_size(limit)
-            )),
-            ReadError::Pseudo => std::io::Error::other("not a regular file (procfs or sysfs)"),
-        })?;
-    }
+        crate::limits::read_file(path)
+    };
+    let bytes = read.map_err(|error| match error {
+        crate::limits::ReadError::Io(error) => error,
+        refused => std::io::Error::other(refused.to_string()),
+    })?;
     String::from_utf8(bytes).map_err(|error| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,

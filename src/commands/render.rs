@@ -215,7 +215,10 @@ fn render_bundle(
 fn bundle_error(reference: &str, error: BundleError) -> RenderError {
     let file = error.file().map(|path| {
         // Only the start of the file is pointed at; unreadable text costs nothing.
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = crate::limits::read_file(path)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .unwrap_or_default();
         miette::NamedSource::new(path.display().to_string(), text)
     });
     RenderError::Bundle {

@@ -92,43 +92,40 @@ fn arguments(arguments: &[String]) -> Result<(Option<TemplateType>, Input), Rend
 
 /// Reads the whole template; a directory fails at its first read, as in opm.
 fn read(input: &Input) -> Result<Result<String, String>, RenderTemplateError> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    match input {
-        Input::Stdin => {
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|error| RenderTemplateError::new(format!("read <stdin>: {error}")))?;
+    use crate::limits::ReadError;
+    let shown = input.shown().display();
+    let refused = |error: ReadError| {
+        let limited = matches!(error, ReadError::TooLarge { .. });
+        let refused = RenderTemplateError::new(format!("{shown}: {error}"));
+        if limited {
+            refused.help(
+                "set FBC_MAX_FILE_SIZE (for example FBC_MAX_FILE_SIZE=2GiB) to read larger files",
+            )
+        } else {
+            refused
         }
+    };
+    let bytes = match input {
+        Input::Stdin => crate::limits::read_stdin().map_err(|error| match error {
+            ReadError::Io(error) => {
+                RenderTemplateError::new(format!("read <stdin>: {}", os_error(&error)))
+            }
+            error => refused(error),
+        })?,
         Input::File(path) => {
-            use crate::limits::ReadError;
-            let shown = path.display();
-            let unable = |error: &std::io::Error| {
-                RenderTemplateError::new(format!(
-                    "unable to open {}: open {shown}: {}",
-                    quote(&shown.to_string()),
-                    os_error(error)
-                ))
-            };
-            if std::fs::metadata(path)
-                .map_err(|error| unable(&error))?
-                .is_dir()
-            {
+            if std::fs::metadata(path).is_ok_and(|metadata| metadata.is_dir()) {
                 return Ok(Err(format!("read {shown}: is a directory")));
             }
-            bytes = crate::limits::read_file(path).map_err(|error| match error {
-                ReadError::Io(error) => unable(&error),
-                ReadError::TooLarge { limit } => RenderTemplateError::new(format!(
-                    "{shown}: the file is larger than {}",
-                    crate::limits::show_size(limit)
-                ))
-                .help("set FBC_MAX_FILE_SIZE (for example FBC_MAX_FILE_SIZE=2GiB) to read larger files"),
-                ReadError::Pseudo => RenderTemplateError::new(format!(
-                    "{shown}: not a regular file (procfs or sysfs)"
+            crate::limits::read_file(path).map_err(|error| match error {
+                ReadError::Io(error) => RenderTemplateError::new(format!(
+                    "unable to open {}: open {shown}: {}",
+                    quote(&shown.to_string()),
+                    os_error(&error)
                 )),
-            })?;
+                error => refused(error),
+            })?
         }
-    }
+    };
     String::from_utf8(bytes).map(Ok).map_err(|error| {
         RenderTemplateError::new(format!(
             "{}: the template is not valid UTF-8 (at byte {})",
@@ -235,11 +232,26 @@ fn write(catalog: &Catalog, format: TemplateFormat) -> Result<Vec<u8>, RenderTem
 /// `--check`: exit 0 when the committed file is what the template renders to,
 /// 1 with a summary and a unified diff (on stdout) when not.
 fn check(catalog: &Catalog, committed: &Path) -> miette::Result<ExitStatus> {
-    let text = std::fs::read_to_string(committed).map_err(|error| {
+    // The file's text is printed in the diff: a link could print any file the
+    // user can read (`/proc/self/environ`, a credentials file) into a CI log.
+    if std::fs::symlink_metadata(committed).is_ok_and(|metadata| metadata.is_symlink()) {
+        return Err(RenderTemplateError::new(format!(
+            "{}: a symbolic link, which --check does not follow",
+            committed.display()
+        ))
+        .help(
+            "--check compares the rendering with a regular file, whose text it may print in a diff",
+        )
+        .into());
+    }
+    let bytes = crate::limits::read_file(committed).map_err(|error| {
+        RenderTemplateError::new(format!("read {}: {error}", committed.display()))
+    })?;
+    let text = String::from_utf8(bytes).map_err(|error| {
         RenderTemplateError::new(format!(
-            "read {}: {}",
+            "{}: not valid UTF-8 (at byte {})",
             committed.display(),
-            os_error(&error)
+            error.utf8_error().valid_up_to()
         ))
     })?;
     let drift = template::drift::compare(catalog, &text, committed)

@@ -14,6 +14,7 @@ use crate::output::diagnostics::print_report as report_error;
 use crate::output::gitlab;
 use crate::output::node::{Each, Items, Node};
 use crate::output::sink::Spill;
+use crate::resolve::Unmet;
 use crate::shown::Form;
 use crate::validate::report::{self, Outcome, Settings, display_path};
 use crate::validate::spool::{Spool, TextSpool};
@@ -199,8 +200,9 @@ fn with_catalogs(args: &ValidateArgs) -> miette::Result<Option<Vec<(String, cata
         .map(Some)
 }
 
-/// Lint `dependency-unsatisfiable`: channel heads OLM classic could not install
-/// with the `--with-catalog` catalogs beside this one.
+/// Lints `dependency-unsatisfiable` and `dependency-search-gave-up`: channel heads
+/// OLM classic could not install with the `--with-catalog` catalogs beside this
+/// one, and those whose search ran out of steps (never a silent pass).
 fn dependency_findings(
     directory: &Path,
     catalog: &catalog::Catalog,
@@ -214,20 +216,35 @@ fn dependency_findings(
     crate::resolve::unsatisfiable_heads(&name, catalog, others, "olm")
         .into_iter()
         .map(|unmet| {
+            let failure = match unmet.verdict {
+                Unmet::Fails(failure) => failure,
+                Unmet::GaveUp { steps } => {
+                    let message = format!(
+                        "the dependency search for channel head {} of package {} (channel {}) gave up after {steps} steps: whether OLM classic can install it is unknown",
+                        unmet.head, unmet.package, unmet.channel
+                    );
+                    return Finding::new(Rule::DependencySearchGaveUp, message)
+                        .package(&unmet.package)
+                        .channel(&unmet.channel)
+                        .bundle(&unmet.head)
+                        .at(&unmet.location)
+                        .help("FBC_RESOLVE_STEPS raises the budget; `fbc alpha resolve` runs the same search");
+                }
+            };
             let message = format!(
                 "channel head {} of package {} (channel {}) cannot be installed: {}",
-                unmet.head, unmet.package, unmet.channel, unmet.failure.message
+                unmet.head, unmet.package, unmet.channel, failure.message
             );
-            let help = if unmet.failure.conflict.is_empty() {
+            let help = if failure.conflict.is_empty() {
                 format!(
                     "OLM classic would fail a Subscription to it ({}); `fbc alpha resolve` explains",
-                    unmet.failure.reason.as_str()
+                    failure.reason.as_str()
                 )
             } else {
                 format!(
                     "OLM classic would fail a Subscription to it (ConstraintsNotSatisfiable); \
                      these cannot all hold: {}",
-                    unmet.failure.conflict.join("; ")
+                    failure.conflict.join("; ")
                 )
             };
             Finding::new(Rule::DependencyUnsatisfiable, message)

@@ -103,18 +103,34 @@ fn write_section(out: &mut String, package: &PackageReport) {
     out.push_str("\n</details>\n");
 }
 
-/// Text inside backticks: a backtick would end the span.
+/// Text inside backticks in a table cell: a backtick would end the span, a pipe
+/// the cell (GitHub splits cells at `|` even in a code span), a line break the row.
 fn code(text: &str) -> String {
-    text.replace('`', "'")
+    crate::shown::text(text)
+        .replace('`', "'")
+        .replace('|', "\\|")
 }
 
 /// Text in a table cell or list item: no pipe, no line break, no HTML.
 fn cell(text: &str) -> String {
-    html(text).replace('|', "\\|").replace('\n', " ")
+    html(text).replace('|', "\\|")
 }
 
+/// Text outside code: no HTML, no line break.
 fn html(text: &str) -> String {
-    text.replace('&', "&amp;")
+    crate::shown::text(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_cannot_break_the_table_or_start_a_line() {
+        let name = "etcd|x`\n::error ::forged<b>";
+        assert_eq!(super::code(name), "etcd\\|x'\\n::error ::forged<b>");
+        assert_eq!(super::cell(name), "etcd\\|x`\\n::error ::forged&lt;b&gt;");
+        assert_eq!(super::html(name), "etcd|x`\\n::error ::forged&lt;b&gt;");
+    }
 }

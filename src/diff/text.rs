@@ -3,12 +3,14 @@
 
 use std::fmt::Write as _;
 
+use crate::shown::text as t;
+
 use super::changes::{ChannelDiff, Edges, PackageDiff, Status};
 use super::{PackageReport, Problem, Report};
 
 pub(crate) fn write_text(report: &Report) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "diff {} -> {}", report.old, report.new);
+    let _ = writeln!(out, "diff {} -> {}", t(&report.old), t(&report.new));
     for package in &report.packages {
         out.push('\n');
         write_package(&mut out, package);
@@ -54,7 +56,7 @@ pub(crate) fn summary(report: &Report) -> String {
 
 fn write_package(out: &mut String, report: &PackageReport) {
     let diff = &report.diff;
-    let _ = writeln!(out, "package {}: {}", diff.name, diff.status.as_str());
+    let _ = writeln!(out, "package {}: {}", t(diff.name), diff.status.as_str());
     write_changes(out, diff);
     let (checked, broken) = report.counts();
     if checked > 0 {
@@ -73,8 +75,8 @@ pub(crate) fn write_changes(out: &mut String, diff: &PackageDiff) {
         let _ = writeln!(
             out,
             "  default channel: {} -> {}",
-            shown(before),
-            shown(after)
+            t(shown(before)),
+            t(shown(after))
         );
     }
     if diff.metadata_changed {
@@ -85,16 +87,16 @@ pub(crate) fn write_changes(out: &mut String, diff: &PackageDiff) {
     }
     for (sign, names) in [("+", &diff.bundles_added), ("-", &diff.bundles_removed)] {
         for name in names {
-            let _ = writeln!(out, "  {sign} bundle {name}");
+            let _ = writeln!(out, "  {sign} bundle {}", t(name));
         }
     }
     for bundle in &diff.bundles_changed {
-        let _ = write!(out, "  ~ bundle {}:", bundle.name);
+        let _ = write!(out, "  ~ bundle {}:", t(bundle.name));
         if let Some((before, after)) = bundle.image {
-            let _ = write!(out, " image {before} -> {after};");
+            let _ = write!(out, " image {} -> {};", t(before), t(after));
         }
         if !bundle.properties.is_empty() {
-            let _ = write!(out, " properties {};", bundle.properties.join(", "));
+            let _ = write!(out, " properties {};", t(&bundle.properties.join(", ")));
         }
         if bundle.related_images {
             out.push_str(" related images;");
@@ -108,20 +110,20 @@ pub(crate) fn write_changes(out: &mut String, diff: &PackageDiff) {
             "  {} deprecation of {} {}: {}",
             if deprecation.added { "+" } else { "-" },
             deprecation.scope(),
-            shown(deprecation.name),
-            deprecation.message
+            t(shown(deprecation.name)),
+            t(deprecation.message)
         );
     }
 }
 
 fn write_channel(out: &mut String, channel: &ChannelDiff) {
-    let head = |head: &Option<String>| head.clone().unwrap_or_else(|| "none".to_owned());
+    let head = |head: &Option<String>| t(head.as_deref().unwrap_or("none")).into_owned();
     match channel.status {
         Status::Added => {
             let _ = writeln!(
                 out,
                 "  + channel {} (head {})",
-                channel.name,
+                t(channel.name),
                 head(&channel.head_after)
             );
         }
@@ -129,7 +131,7 @@ fn write_channel(out: &mut String, channel: &ChannelDiff) {
             let _ = writeln!(
                 out,
                 "  - channel {} (head {})",
-                channel.name,
+                t(channel.name),
                 head(&channel.head_before)
             );
             return;
@@ -138,7 +140,7 @@ fn write_channel(out: &mut String, channel: &ChannelDiff) {
             let _ = writeln!(
                 out,
                 "  ~ channel {} (head {})",
-                channel.name,
+                t(channel.name),
                 head(&channel.head_after)
             );
         }
@@ -146,23 +148,23 @@ fn write_channel(out: &mut String, channel: &ChannelDiff) {
             let _ = writeln!(
                 out,
                 "  ~ channel {}: head {} -> {}",
-                channel.name,
+                t(channel.name),
                 head(&channel.head_before),
                 head(&channel.head_after)
             );
         }
     }
     for name in &channel.added {
-        let _ = writeln!(out, "      + {name}");
+        let _ = writeln!(out, "      + {}", t(name));
     }
     for name in &channel.removed {
-        let _ = writeln!(out, "      - {name}");
+        let _ = writeln!(out, "      - {}", t(name));
     }
     for edge in &channel.edges {
         let _ = writeln!(
             out,
             "      ~ {}: {} -> {}",
-            edge.bundle,
+            t(edge.bundle),
             edges(&edge.before),
             edges(&edge.after)
         );
@@ -173,10 +175,10 @@ fn write_channel(out: &mut String, channel: &ChannelDiff) {
 fn edges(edges: &Edges) -> String {
     let mut parts = Vec::new();
     if !edges.replaces.is_empty() {
-        parts.push(format!("replaces {}", edges.replaces));
+        parts.push(format!("replaces {}", t(edges.replaces)));
     }
     if !edges.skips.is_empty() {
-        parts.push(format!("skips [{}]", edges.skips.join(" ")));
+        parts.push(format!("skips [{}]", t(&edges.skips.join(" "))));
     }
     if !edges.skip_range.is_empty() {
         parts.push(format!("skipRange {:?}", edges.skip_range));
@@ -198,10 +200,10 @@ fn write_problem(out: &mut String, problem: &Problem) {
         out,
         "  {level}[{}]: {}",
         problem.rule.as_str(),
-        problem.message
+        t(&problem.message)
     );
     if let Some(location) = &problem.location {
-        let _ = write!(out, " ({location})");
+        let _ = write!(out, " ({})", t(&location.to_string()));
     }
     out.push('\n');
 }

@@ -12,11 +12,14 @@ use serde_json::Value;
 
 pub(super) fn for_registry(registry: &str) -> Result<RegistryAuth, String> {
     for path in auth_files() {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
+        let bytes = match crate::limits::read_file(&path) {
+            Ok(bytes) => bytes,
+            // No file (or an unreadable one): the next, as podman and docker do.
+            Err(crate::limits::ReadError::Io(_)) => continue,
+            Err(refused) => return Err(format!("{}: {refused}", path.display())),
         };
-        let config: Value =
-            serde_json::from_str(&text).map_err(|error| format!("{}: {error}", path.display()))?;
+        let config: Value = serde_json::from_slice(&bytes)
+            .map_err(|error| format!("{}: {error}", path.display()))?;
         if let Some(auth) =
             entry(&config, registry).map_err(|error| format!("{}: {error}", path.display()))?
         {

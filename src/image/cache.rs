@@ -37,7 +37,12 @@ impl Cache {
     /// A cached blob whose content still has its digest.
     pub(super) fn blob(&self, digest: &str) -> Option<PathBuf> {
         let path = self.blob_path(digest)?;
-        let file = std::fs::File::open(&path).ok()?;
+        // A link to a device or a FIFO, or a sparse giant, is no blob of ours.
+        let file = crate::limits::open_regular(&path).ok()?;
+        let size = file.metadata().ok()?.len();
+        if size > crate::limits::get().max_image_size {
+            return None;
+        }
         (sha256_of(file).ok()? == digest).then_some(path)
     }
 
@@ -72,8 +77,8 @@ impl Cache {
 
     /// The manifest and config an image pinned by `digest` resolved to.
     pub(super) fn resolved(&self, digest: &str) -> Option<(OciImageManifest, String)> {
-        let text = std::fs::read_to_string(self.resolved_path(digest)?).ok()?;
-        let (manifest, config): (OciImageManifest, String) = serde_json::from_str(&text).ok()?;
+        let bytes = crate::limits::read_file(&self.resolved_path(digest)?).ok()?;
+        let (manifest, config): (OciImageManifest, String) = serde_json::from_slice(&bytes).ok()?;
         Some((manifest, config))
     }
 
@@ -96,8 +101,8 @@ impl Cache {
 
     /// The digest a tagged reference (as written) resolved to when last pulled.
     pub(super) fn tag(&self, reference: &str) -> Option<String> {
-        let text = std::fs::read_to_string(self.tag_path(reference)?).ok()?;
-        let digest = text.trim();
+        let bytes = crate::limits::read_file(&self.tag_path(reference)?).ok()?;
+        let digest = std::str::from_utf8(&bytes).ok()?.trim();
         self.blob_path(digest).map(|_| digest.to_owned())
     }
 
@@ -107,7 +112,7 @@ impl Cache {
     }
 
     pub(super) fn entry(&self, kind: &str, key: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.entry_path(kind, key)?).ok()
+        crate::limits::read_file(&self.entry_path(kind, key)?).ok()
     }
 
     pub(super) fn store_entry(&self, kind: &str, key: &str, data: &[u8]) {

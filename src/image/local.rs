@@ -55,8 +55,20 @@ fn layout_blob(layout: &Path, digest: &str) -> Result<PathBuf, String> {
         })
         .ok_or_else(|| format!("unsupported digest {digest:?}"))?;
     let path = layout.join("blobs").join(algorithm).join(hex);
-    let file =
-        std::fs::File::open(&path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let file = crate::limits::open_regular(&path)
+        .map_err(|error| format!("{}: {error}", path.display()))?;
+    let size = file
+        .metadata()
+        .map_err(|error| format!("{}: {error}", path.display()))?
+        .len();
+    let limit = crate::limits::get().max_image_size;
+    if size > limit {
+        return Err(format!(
+            "{}: larger than {} (FBC_MAX_IMAGE_SIZE raises the limit)",
+            path.display(),
+            crate::limits::show_size(limit)
+        ));
+    }
     let actual =
         super::cache::sha256_of(file).map_err(|error| format!("{}: {error}", path.display()))?;
     if actual != digest {
@@ -76,8 +88,8 @@ fn read_layout(layout: &Path, tag: Option<&str>) -> Result<Fetched, String> {
         ));
     }
     let index_path = layout.join("index.json");
-    let index =
-        std::fs::read(&index_path).map_err(|error| format!("{}: {error}", index_path.display()))?;
+    let index = crate::limits::read_file(&index_path)
+        .map_err(|error| format!("{}: {error}", index_path.display()))?;
     let index = read_json(&index, "index.json")?;
     let manifests = index
         .get("manifests")
@@ -142,7 +154,9 @@ fn read_layout(layout: &Path, tag: Option<&str>) -> Result<Fetched, String> {
     let manifest: OciImageManifest =
         serde_json::from_value(manifest).map_err(|error| format!("image manifest: {error}"))?;
     let config_path = layout_blob(layout, &manifest.config.digest)?;
-    let config = std::fs::read_to_string(&config_path)
+    let config = crate::limits::read_file(&config_path)
+        .map_err(|error| error.to_string())
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|error| error.to_string()))
         .map_err(|error| format!("{}: {error}", config_path.display()))?;
     let layers = manifest
         .layers
@@ -158,14 +172,17 @@ fn layout_document(layout: &Path, descriptor: &Value) -> Result<Value, String> {
         .and_then(Value::as_str)
         .ok_or("a manifest descriptor has no digest")?;
     let path = layout_blob(layout, digest)?;
-    let bytes = std::fs::read(&path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let bytes =
+        crate::limits::read_file(&path).map_err(|error| format!("{}: {error}", path.display()))?;
     read_json(&bytes, digest)
 }
 
 /// The entries of a `docker save` tarball that the image needs, as temporary
 /// files, by their path in the archive.
 fn read_archive(path: &Path, name: Option<&str>) -> Result<Fetched, String> {
-    let open = || std::fs::File::open(path).map_err(|error| format!("{}: {error}", path.display()));
+    let open = || {
+        crate::limits::open_regular(path).map_err(|error| format!("{}: {error}", path.display()))
+    };
     let manifest_text = archive_entry(open()?, "manifest.json")?
         .ok_or_else(|| format!("{}: no manifest.json: not a docker-archive", path.display()))?;
     let manifest = read_json(&manifest_text, "manifest.json")?;
@@ -199,23 +216,34 @@ fn read_archive(path: &Path, name: Option<&str>) -> Result<Fetched, String> {
             .to_string_lossy()
             .into_owned();
         let entry_path = entry_path.trim_start_matches("./");
-        total = total.saturating_add(entry.size());
-        if total > limit {
-            return Err(format!(
+        let too_large = || {
+            format!(
                 "the archive holds more than the {} that FBC_MAX_IMAGE_SIZE allows",
                 crate::limits::show_size(limit)
-            ));
+            )
+        };
+        total = total.saturating_add(entry.size());
+        if total > limit {
+            return Err(too_large());
         }
+        // Bytes are counted as they come: a sparse entry unpacks to more than the
+        // size its header gives.
         if entry_path == config_name {
-            let mut text = String::new();
-            entry
-                .read_to_string(&mut text)
-                .map_err(|error| format!("{config_name}: {error}"))?;
+            let bytes =
+                crate::limits::read_limited(&mut entry, 0, crate::limits::get().max_file_size)
+                    .map_err(|error| format!("{config_name}: {error}"))?;
+            let text =
+                String::from_utf8(bytes).map_err(|error| format!("{config_name}: {error}"))?;
             config = Some(text);
         } else if let Some(slot) = wanted.get_mut(entry_path) {
             let mut file = tempfile::NamedTempFile::new().map_err(|error| error.to_string())?;
-            std::io::copy(&mut entry, &mut file)
+            let left = limit - (total - entry.size());
+            let copied = std::io::copy(&mut (&mut entry).take(left.saturating_add(1)), &mut file)
                 .map_err(|error| format!("{entry_path}: {error}"))?;
+            total = total - entry.size() + copied;
+            if total > limit {
+                return Err(too_large());
+            }
             *slot = Some(file);
         }
     }

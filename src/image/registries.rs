@@ -8,6 +8,7 @@
 //! else `/etc/containers/registries.conf`; then every `registries.conf.d/*.conf`
 //! beside it, in name order, whose entries replace those of the same prefix.
 
+use crate::limits::ReadError;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -159,10 +160,17 @@ fn load_from(main: &Path) -> Result<Registries, RegistriesError> {
         files.extend(drop_ins);
     }
     for path in files {
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(error) => return Err(RegistriesError::Io { path, error }),
+        let text = match crate::limits::read_file(&path) {
+            Ok(bytes) => String::from_utf8(bytes).map_err(|error| RegistriesError::Io {
+                path: path.clone(),
+                error: std::io::Error::new(std::io::ErrorKind::InvalidData, error),
+            })?,
+            Err(ReadError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(ReadError::Io(error)) => return Err(RegistriesError::Io { path, error }),
+            Err(refused) => {
+                let error = std::io::Error::other(refused.to_string());
+                return Err(RegistriesError::Io { path, error });
+            }
         };
         let entries = parse(&path, &text)?;
         registries.merge(entries);

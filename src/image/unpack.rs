@@ -147,6 +147,10 @@ fn apply(reader: impl Read, root: &Path) -> Result<(), UnpackError> {
             continue;
         }
         if let Some(hidden) = name.strip_prefix(WHITEOUT) {
+            // `.wh..` and `.wh...` would name the directory itself or its parent.
+            if matches!(hidden, "" | "." | "..") {
+                return Err(UnpackError::Escape { entry: shown });
+            }
             remove(&target.with_file_name(hidden)).map_err(io)?;
             continue;
         }
@@ -154,6 +158,10 @@ fn apply(reader: impl Read, root: &Path) -> Result<(), UnpackError> {
         if kind.is_dir() {
             std::fs::create_dir_all(&target).map_err(io)?;
             continue;
+        }
+        // Anything but a directory at `.` would replace the root itself.
+        if relative.as_os_str().is_empty() {
+            return Err(UnpackError::Escape { entry: shown });
         }
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(io)?;
@@ -398,6 +406,31 @@ mod tests {
             )
             .expect_err(message);
             assert_eq!(error.to_string(), message);
+        }
+    }
+
+    #[test]
+    fn whiteouts_and_entries_that_name_the_root_or_its_parent_are_refused() {
+        let file = tar::EntryType::Regular;
+        for entry in [".wh...", "dir/.wh...", ".wh..", "dir/.wh..", ".", "./"] {
+            let scratch = tempfile::tempdir().expect("a directory");
+            let root = scratch.path().join("root");
+            std::fs::create_dir_all(root.join("dir")).expect("a directory");
+            std::fs::write(scratch.path().join("beside"), "kept").expect("a file");
+            std::fs::write(root.join("dir/inside"), "kept").expect("a file");
+            let error = layer(
+                "tar",
+                archive(&[(entry, file, "")]).as_slice(),
+                &root,
+                &mut Budget::new(1 << 20),
+            )
+            .expect_err(entry);
+            assert_eq!(
+                error.to_string(),
+                format!("layer entry {entry:?} would be written outside the image root")
+            );
+            assert!(scratch.path().join("beside").is_file(), "{entry}");
+            assert!(root.join("dir/inside").is_file(), "{entry}");
         }
     }
 

@@ -315,7 +315,7 @@ fn outcome(
         Answer::GaveUp => {
             return Err(ResolveError::GaveUp {
                 namespace: namespace.name.clone(),
-                steps: solver::STEPS,
+                steps: crate::limits::get().resolve_steps,
             });
         }
         Answer::Installed { entries, picks } => {
@@ -365,7 +365,17 @@ pub(crate) struct UnmetHead {
     pub(crate) head: String,
     /// Where the channel is declared.
     pub(crate) location: crate::catalog::Location,
-    pub(crate) failure: Failure,
+    pub(crate) verdict: Unmet,
+}
+
+/// Why a channel head is reported.
+#[derive(Debug)]
+pub(crate) enum Unmet {
+    /// OLM would fail the Subscription, with this error.
+    Fails(Failure),
+    /// The search gave up after this many steps: whether OLM can install the
+    /// head is unknown.
+    GaveUp { steps: u64 },
 }
 
 /// Every channel head of `catalog` (a CatalogSource `name` in the global
@@ -413,21 +423,21 @@ pub(crate) fn unsatisfiable_heads(
             source_namespace: global.to_owned(),
             installed_csv: String::new(),
         };
-        let result = alone(&mut universe, subscription, global);
-        // A head whose search gives up is left unjudged.
-        if let Ok(Outcome {
-            result: Err(failure),
-            ..
-        }) = result
-        {
-            unmet.push(UnmetHead {
-                package: channel.package.to_string(),
-                channel: channel.name.to_string(),
-                head,
-                location: located.location.clone(),
-                failure,
-            });
-        }
+        let verdict = match alone(&mut universe, subscription, global) {
+            Ok(Outcome {
+                result: Err(failure),
+                ..
+            }) => Unmet::Fails(failure),
+            Err(ResolveError::GaveUp { steps, .. }) => Unmet::GaveUp { steps },
+            _ => continue,
+        };
+        unmet.push(UnmetHead {
+            package: channel.package.to_string(),
+            channel: channel.name.to_string(),
+            head,
+            location: located.location.clone(),
+            verdict,
+        });
     }
     unmet
 }

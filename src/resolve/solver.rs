@@ -72,13 +72,12 @@ pub(crate) enum Outcome {
     Installed(Vec<Var>),
     /// The texts of a minimal set of constraints that cannot all hold, sorted.
     Unsatisfiable(Vec<String>),
-    /// The search took more than [`STEPS`] steps (OLM's would search on).
+    /// The search took more steps than `FBC_RESOLVE_STEPS` allows (OLM's would
+    /// search on). The budget bounds the guesses the search makes, and those the
+    /// explanation of a failure makes in all, so that a pathological catalog
+    /// never runs for hours.
     GaveUp,
 }
-
-/// Most guesses the search makes, and most the explanation of a failure makes in
-/// all, before fbc gives up rather than run for hours on a pathological catalog.
-pub(crate) const STEPS: u64 = 20_000_000;
 
 /// The step budget ran out.
 #[derive(Debug)]
@@ -117,7 +116,7 @@ impl Problem {
 
     /// Runs OLM's search; on failure, explains it.
     pub(crate) fn solve(&self) -> Outcome {
-        self.solve_within(STEPS)
+        self.solve_within(crate::limits::get().resolve_steps)
     }
 
     fn solve_within(&self, steps: u64) -> Outcome {
@@ -136,7 +135,7 @@ impl Problem {
     /// cannot hold, but may not be minimal.
     fn explain(&self) -> Vec<String> {
         let mut enabled = vec![true; self.units.len()];
-        let mut budget = STEPS;
+        let mut budget = crate::limits::get().resolve_steps;
         for unit in 0..self.units.len() {
             enabled[unit] = false;
             if !matches!(

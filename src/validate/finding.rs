@@ -561,6 +561,7 @@ rules! {
     YamlImplicitType => "yaml-implicit-type", Warning, "string fields are not plain YAML 1.1 booleans or numbers";
     EmptyCatalog => "empty-catalog", Warning, "a catalog directory holds at least one blob";
     DependencyUnsatisfiable => "dependency-unsatisfiable", Warning, "with --check-dependencies or --with-catalog: OLM classic can install every channel head, dependencies included";
+    DependencySearchGaveUp => "dependency-search-gave-up", Warning, "with --check-dependencies or --with-catalog: the dependency search for every channel head ends within FBC_RESOLVE_STEPS";
 }
 
 #[cfg(test)]

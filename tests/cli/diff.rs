@@ -289,6 +289,17 @@ fn rev_path_reads_the_catalog_from_git_objects() {
         .expect("fbc runs");
     assert_eq!(output.status.code(), Some(2));
     assert!(crate::stderr(&output).contains("main:catalogs/v4.99"));
+    // Started in a subdirectory, REV:PATH still names PATH from the repository's
+    // top (git ls-tree alone would list nothing there: an empty old catalog).
+    let output = fbc()
+        .args(["diff", "main:catalogs/v4.18", "v4.18", "-o", "json"])
+        .current_dir(root.join("catalogs"))
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
+    let from_subdirectory: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(from_subdirectory["installations"], report["installations"]);
+    assert_eq!(from_subdirectory["packages"], report["packages"]);
 }
 
 /// The blobs of `fbc render DIR`.

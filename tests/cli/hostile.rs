@@ -496,7 +496,8 @@ fn procfs_files_are_refused_unread() {
     let output = render(bundle.path());
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(
-        stderr(&output).contains("not a regular file"),
+        stderr(&output)
+            .contains("manifests/csv.yaml: a file of /proc or /sys, which fbc does not read"),
         "{}",
         stderr(&output)
     );

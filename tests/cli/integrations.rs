@@ -235,6 +235,87 @@ fn a_catalog_new_in_the_pull_request_has_nothing_to_diff() {
 }
 
 #[test]
+fn a_catalog_replaced_by_a_link_to_a_renamed_directory_is_compared_with_its_path() {
+    // The pull request moves the catalog, drops its head and leaves a link behind:
+    // the base's `catalog` must be compared, not the link's new target.
+    let repo = catalog_repository(|catalog| {
+        drop_the_head(catalog);
+        std::fs::rename(catalog, catalog.with_file_name("renamed")).expect("rename");
+        std::os::unix::fs::symlink("renamed", catalog).expect("a link");
+    });
+    let github = tempfile::tempdir().expect("temporary directory");
+    let step = Step {
+        dir: repo.path(),
+        github: github.path(),
+    };
+    let output = step.run(
+        "check",
+        &[
+            ("FBC_ACTION_CATALOGS", "catalog"),
+            ("FBC_ACTION_ALLOW", "image-not-pinned"),
+            ("FBC_ACTION_DIFF", "true"),
+            ("FBC_ACTION_BASE", "main"),
+        ],
+        None,
+    );
+    let log = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{log}");
+    assert_eq!(step.output("diff-status").as_deref(), Some("1"), "{log}");
+    assert!(
+        !step.file("summary").contains("is new"),
+        "{}",
+        step.file("summary")
+    );
+
+    // A link that leads out of the repository is refused, read neither by
+    // validate nor by diff.
+    let outside = tempfile::tempdir().expect("temporary directory");
+    copy_dir(
+        &testdata("examples/hello-catalog"),
+        &outside.path().join("c"),
+    );
+    std::os::unix::fs::symlink(outside.path().join("c"), repo.path().join("out")).expect("a link");
+    let output = step.run("check", &[("FBC_ACTION_CATALOGS", "out")], None);
+    let log = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(step.output("status").as_deref(), Some("2"), "{log}");
+    assert!(log.contains("`out` leads outside the repository"), "{log}");
+}
+
+#[test]
+fn the_action_s_inputs_are_paths_and_values_never_options() {
+    let repo = catalog_repository(drop_the_head);
+    let github = tempfile::tempdir().expect("temporary directory");
+    let step = Step {
+        dir: repo.path(),
+        github: github.path(),
+    };
+    // `--help` as a catalog made fbc print its help and exit 0: a green check.
+    let output = step.run(
+        "check",
+        &[
+            ("FBC_ACTION_CATALOGS", "--help"),
+            ("FBC_ACTION_DIFF", "true"),
+            ("FBC_ACTION_BASE", "main"),
+        ],
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(step.output("validate-status").as_deref(), Some("2"));
+    assert_eq!(step.output("status").as_deref(), Some("2"));
+    // An option among the allowed lints is an unknown lint, not an option.
+    let output = step.run(
+        "check",
+        &[
+            ("FBC_ACTION_CATALOGS", "catalog"),
+            ("FBC_ACTION_ALLOW", "--help"),
+        ],
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(step.output("status").as_deref(), Some("2"));
+}
+
+#[test]
 fn the_action_installs_with_cargo_once_then_from_the_cache() {
     let home = tempfile::tempdir().expect("temporary directory");
     let github = tempfile::tempdir().expect("temporary directory");

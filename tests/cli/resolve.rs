@@ -452,6 +452,34 @@ fn validate_checks_that_channel_heads_can_be_installed() {
     assert_eq!(provided.status.code(), Some(0), "{}", stderr(&provided));
     assert!(!stderr(&provided).contains("dependency-unsatisfiable"));
 
+    // A search that runs out of steps is a finding, never a silent pass.
+    let with_provider = [
+        "validate",
+        catalog,
+        "--with-catalog",
+        "gizmos=testdata/resolve/gizmo-provider",
+    ];
+    let gave_up = crate::fbc()
+        .args(with_provider)
+        .env("FBC_RESOLVE_STEPS", "1")
+        .output()
+        .expect("fbc runs");
+    assert_eq!(gave_up.status.code(), Some(0), "{}", stderr(&gave_up));
+    assert!(
+        stderr(&gave_up).contains(
+            "warning[dependency-search-gave-up]: the dependency search for channel head gadget.v1.0.0 of package gadget (channel stable) gave up after 1 steps"
+        ),
+        "{}",
+        stderr(&gave_up)
+    );
+    let strict = crate::fbc()
+        .args(with_provider)
+        .arg("--strict")
+        .env("FBC_RESOLVE_STEPS", "1")
+        .output()
+        .expect("fbc runs");
+    assert_eq!(strict.status.code(), Some(1), "{}", stderr(&strict));
+
     let bad = run(&["validate", catalog, "--with-catalog", "gizmos"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(

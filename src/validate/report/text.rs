@@ -190,7 +190,8 @@ impl Sources {
         self.texts
             .entry(Arc::clone(file))
             .or_insert_with(|| {
-                let text: Box<str> = std::fs::read_to_string(&**file).ok()?.into();
+                let bytes = crate::limits::read_file(file).ok()?;
+                let text: Box<str> = String::from_utf8(bytes).ok()?.into();
                 let line_starts = std::iter::once(0)
                     .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1))
                     .collect();
