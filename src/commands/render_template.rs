@@ -94,17 +94,7 @@ fn arguments(arguments: &[String]) -> Result<(Option<TemplateType>, Input), Rend
 fn read(input: &Input) -> Result<Result<String, String>, RenderTemplateError> {
     use crate::limits::ReadError;
     let shown = input.shown().display();
-    let refused = |error: ReadError| {
-        let limited = matches!(error, ReadError::TooLarge { .. });
-        let refused = RenderTemplateError::new(format!("{shown}: {error}"));
-        if limited {
-            refused.help(
-                "set FBC_MAX_FILE_SIZE (for example FBC_MAX_FILE_SIZE=2GiB) to read larger files",
-            )
-        } else {
-            refused
-        }
-    };
+    let refused = |error: ReadError| RenderTemplateError::new(format!("{shown}: {error}"));
     let bytes = match input {
         Input::Stdin => crate::limits::read_stdin().map_err(|error| match error {
             ReadError::Io(error) => {

@@ -543,3 +543,49 @@ fn a_corpus_catalog_with_changes_applied() {
         .len();
     assert_eq!(walked, 2 * (entries + 1));
 }
+
+#[test]
+fn names_cannot_forge_lines_in_the_text_and_markdown_reports() {
+    let forged = "evil\\n::error ::forged|cell";
+    let old = tempfile::tempdir().expect("a directory");
+    let new = tempfile::tempdir().expect("a directory");
+    std::fs::write(
+        old.path().join("c.json"),
+        format!(
+            r#"{{"schema":"olm.package","name":"{forged}","defaultChannel":"stable"}}
+{{"schema":"olm.channel","package":"{forged}","name":"stable","entries":[{{"name":"b.v1"}}]}}
+{{"schema":"olm.bundle","package":"{forged}","name":"b.v1","image":"x","properties":[{{"type":"olm.package","value":{{"packageName":"{forged}","version":"1.0.0"}}}}]}}
+"#
+        ),
+    )
+    .expect("written");
+    std::fs::write(
+        new.path().join("c.json"),
+        r#"{"schema":"olm.package","name":"other"}"#,
+    )
+    .expect("written");
+    for format in ["text", "markdown"] {
+        let output = fbc()
+            .arg("diff")
+            .args([old.path(), new.path()])
+            .args(["-o", format])
+            .output()
+            .expect("fbc runs");
+        assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
+        let report = stdout(&output);
+        assert!(
+            report.lines().all(|line| !line.starts_with("::")),
+            "{format}: a line starts with a workflow command:\n{report}"
+        );
+        assert!(report.contains("evil\\n::error ::forged"), "{report}");
+        if format == "markdown" {
+            // Two rows of five cells: the name's pipe is escaped.
+            let rows: Vec<&str> = report.lines().filter(|l| l.starts_with("| `")).collect();
+            assert_eq!(rows.len(), 2, "{report}");
+            assert!(
+                rows.iter().all(|row| row.matches(" | ").count() == 4),
+                "{report}"
+            );
+        }
+    }
+}

@@ -139,7 +139,7 @@ fn config_json() -> Vec<u8> {
 }
 
 /// An OCI image layout holding the example bundle, tagged `tag`.
-fn oci_layout(dir: &Path, tag: &str) {
+pub(crate) fn oci_layout(dir: &Path, tag: &str) {
     let blobs = dir.join("blobs/sha256");
     std::fs::create_dir_all(&blobs).expect("created");
     let put = |data: &[u8]| {

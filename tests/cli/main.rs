@@ -2,6 +2,7 @@
 //! files in `testdata/` and with opm's own output for the shared corpus.
 
 mod authoring;
+mod bounded_reads;
 mod bundle;
 mod diff;
 mod fake_registry;
