@@ -4,11 +4,15 @@
 //! reaches NEW's head of the channel (spec §6.4, §6.5). The installed bundle is taken
 //! from OLD (name, version, release): neither runtime needs it to be in NEW.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use crate::go::fmt::quote;
 use crate::graph::upgrade::classic::Classic;
 use crate::graph::upgrade::package::{PackageGraph, entries};
 use crate::graph::upgrade::v1::V1;
-use crate::graph::upgrade::{Position, Rules, Semantics, walk};
+use crate::graph::upgrade::walks::{Tail, Walks};
+use crate::graph::upgrade::{Position, Rules, Semantics};
 use crate::model::Channel;
 
 use super::changes::head;
@@ -49,7 +53,7 @@ pub(crate) struct Installation<'a> {
     /// What NEW offers as the next step, sorted byte-wise.
     pub(crate) successors: Vec<String>,
     /// The installed bundle, then each pick.
-    pub(crate) path: Vec<String>,
+    pub(crate) path: Path<'a>,
     pub(crate) new_head: Option<String>,
     pub(crate) reaches_head: Reach,
     /// Whether the same installation reaches OLD's head when the catalog stays OLD.
@@ -62,12 +66,39 @@ pub(crate) struct Installation<'a> {
 
 impl Installation<'_> {
     pub(crate) fn pick(&self) -> Option<&str> {
-        self.path.get(1).map(String::as_str)
+        self.path.walk.as_ref()?.path().next()
     }
 
     /// The change takes the installation off its way to the head.
     pub(crate) fn broken(&self) -> bool {
         self.reached_before && self.reaches_head != Reach::Yes
+    }
+}
+
+#[derive(Debug)]
+/// The installed bundle, then each pick of NEW's rules (the walks of a channel
+/// share their tails).
+pub(crate) struct Path<'a> {
+    from: &'a str,
+    walk: Option<Arc<Tail>>,
+}
+
+impl Path<'_> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        std::iter::once(self.from).chain(self.walk.iter().flat_map(|walk| walk.path()))
+    }
+
+    pub(crate) fn last(&self) -> &str {
+        self.walk
+            .as_ref()
+            .and_then(|walk| walk.last())
+            .unwrap_or(self.from)
+    }
+}
+
+impl serde::Serialize for Path<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
     }
 }
 
@@ -117,13 +148,25 @@ fn channel_installations<'a>(
 ) {
     let old = sides.old;
     let old_rules = rules(old, semantics, channel);
+    let mut old_walks = Walks::new(old, old_rules.as_ref());
     let old_head = head(channel);
     let new_channel = sides.new.and_then(|graph| graph.channel(&channel.name));
     let new_rules = sides
         .new
         .zip(new_channel)
         .map(|(graph, found)| (graph, rules(graph, semantics, found)));
+    let mut new_walks = new_rules
+        .as_ref()
+        .map(|(graph, rules)| (Walks::new(graph, rules.as_ref()), rules));
     let new_head = new_channel.and_then(head);
+    let new_entries: HashSet<&str> = new_channel
+        .map(|found| {
+            entries(found)
+                .iter()
+                .map(|entry| entry.name.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
     let mut names: Vec<&'a str> = entries(channel)
         .iter()
         .map(|entry| entry.name.as_str())
@@ -138,37 +181,34 @@ fn channel_installations<'a>(
             version: Some(bundle.version.clone()),
             release: bundle.release.clone(),
         };
-        let (before, _, _) = walk(old, old_rules.as_ref(), &start, None);
-        let reached_before =
-            old_head.as_deref() == Some(before.last().map_or(from, |step| step.to));
+        let before = old_walks.from(&start);
+        let reached_before = old_head.as_deref() == Some(before.last().unwrap_or(from));
         let mut installation = Installation {
             semantics,
             package: old.name,
             channel: &channel.name,
             from,
             version: bundle.shown_version(),
-            in_new: new_channel
-                .is_some_and(|found| entries(found).iter().any(|entry| entry.name == from)),
+            in_new: new_entries.contains(from),
             successors: Vec::new(),
-            path: vec![from.to_owned()],
+            path: Path { from, walk: None },
             new_head: new_head.clone(),
             reaches_head: Reach::No,
             reached_before,
             error: None,
             reasons: Vec::new(),
         };
-        match &new_rules {
+        match &mut new_walks {
             None => absent(sides, &mut installation),
-            Some((graph, rules)) => {
-                let (steps, _, reasons) = walk(graph, rules.as_ref(), &start, None);
-                installation
-                    .path
-                    .extend(steps.iter().map(|step| step.to.to_owned()));
+            Some((walks, rules)) => {
+                let walked = walks.from(&start);
+                let reasons = walked.reasons();
                 let mut successors = rules.successors(&start);
                 successors.sort_unstable();
                 successors.dedup();
                 installation.successors = successors.into_iter().map(str::to_owned).collect();
-                if new_head.as_ref() == installation.path.last() {
+                installation.path.walk = Some(Arc::clone(&walked));
+                if new_head.as_deref() == Some(installation.path.last()) {
                     installation.reaches_head = Reach::Yes;
                 } else {
                     installation.reasons = reasons.iter().map(ToString::to_string).collect();

@@ -124,7 +124,7 @@ struct InstallationJson<'a> {
     in_new: bool,
     successors: &'a [String],
     pick: Option<&'a str>,
-    path: &'a [String],
+    path: &'a super::impact::Path<'a>,
     new_head: Option<&'a str>,
     reaches_head: &'static str,
     reached_before: bool,

@@ -380,7 +380,7 @@ fn lost_paths(found: &mut Found, installations: &[Installation], diff: &PackageD
         let verdicts: Vec<String> = runs
             .iter()
             .map(|i| {
-                let end = i.path.last().map_or(from, String::as_str);
+                let end = i.path.last();
                 let how = match (&i.error, i.broken()) {
                     (Some(error), _) => format!("fails to resolve: {error}"),
                     (None, false) => "reaches it".to_owned(),

@@ -9,6 +9,7 @@ pub(crate) mod reason;
 pub(crate) mod request;
 pub(crate) mod text;
 pub(crate) mod v1;
+pub(crate) mod walks;
 
 use std::collections::HashSet;
 use std::fmt;
@@ -155,6 +156,7 @@ fn cover_of(entry: &ChannelEntry, at: &Position) -> Option<EdgeKind> {
 }
 
 /// What the rules do next from a position.
+#[derive(Clone)]
 pub(crate) enum Next<'a> {
     Step(Step<'a>),
     /// No upgrade: the bundle stays where it is.

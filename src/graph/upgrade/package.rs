@@ -1,7 +1,7 @@
 //! One package of a catalog as both OLMs read it: its channels, and its bundles
 //! with the version and release they are compared by.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::catalog::Catalog;
 use crate::model::channel::ChannelEntry;
@@ -208,16 +208,22 @@ pub(crate) fn entries(channel: &Channel) -> &[ChannelEntry] {
 }
 
 /// opm's channel heads: entries that no other entry of the channel replaces or skips.
+/// (An entry that replaces or skips itself does not count.) Linear: the names
+/// replaced or skipped are gathered once.
 pub(crate) fn heads(channel: &Channel) -> Vec<&str> {
     let entries = entries(channel);
+    let mut upgraded: HashSet<&str> = HashSet::new();
+    for entry in entries {
+        let targets = std::iter::once(&entry.replaces).chain(entry.skips.iter());
+        upgraded.extend(
+            targets
+                .filter(|target| **target != entry.name)
+                .map(crate::model::text::Text::as_str),
+        );
+    }
     entries
         .iter()
-        .filter(|entry| {
-            !entries.iter().any(|other| {
-                other.name != entry.name
-                    && (other.replaces == entry.name || other.skips.contains(&entry.name))
-            })
-        })
+        .filter(|entry| !upgraded.contains(entry.name.as_str()))
         .map(|entry| entry.name.as_str())
         .collect()
 }

@@ -302,3 +302,70 @@ fn v1_pins_the_target_once_it_is_a_successor() {
         (vec!["p.v1.1.0", "p.v1.2.0"], Ending::Target)
     );
 }
+
+/// Shared walks answer as a walk made step by step, from every bundle, under both
+/// rules: a chain, skips and ranges, a cycle entered from a tail, a self-replace,
+/// a bundle stepped to twice.
+#[test]
+fn shared_walks_equal_walks_made_step_by_step() {
+    use super::walks::Walks;
+    use super::{Position, Rules, classic::Classic, v1::V1, walk};
+    let shapes: [&[&str]; 5] = [
+        &["1.0.0", "1.1.0:1.0.0", "1.2.0:1.1.0", "1.3.0:1.2.0"],
+        &[
+            "1.0.0",
+            "1.1.0/1.0.0",
+            "2.0.0:1.1.0@>=1.0.0 <2.0.0",
+            "1.0.5:1.0.0",
+        ],
+        &[
+            "1.0.0:1.2.0",
+            "1.1.0:1.0.0",
+            "1.2.0:1.1.0",
+            "0.9.0",
+            "1.0.1:0.9.0",
+        ],
+        &["1.0.0:1.0.0", "1.1.0:1.0.0"],
+        &[
+            "1.0.0",
+            "1.1.0:1.0.0",
+            "1.2.0/1.0.0,1.1.0",
+            "1.3.0:1.2.0/1.0.0",
+        ],
+    ];
+    for words in shapes {
+        let catalog = channel_catalog(words, "");
+        graph!(catalog, deprecations, graph);
+        let channel = graph.channels[0];
+        let all: [Box<dyn Rules>; 2] = [
+            Box::new(Classic::new(&graph, Some(channel))),
+            Box::new(V1::new(&graph, vec![channel], None)),
+        ];
+        for rules in &all {
+            let mut walks = Walks::new(&graph, rules.as_ref());
+            // Twice: the second time from what was kept.
+            for _ in 0..2 {
+                for bundle in &graph.bundles {
+                    let start = Position::of(&graph, bundle.name);
+                    let (steps, _, reasons) = walk(&graph, rules.as_ref(), &start, None);
+                    let shared = walks.from(&start);
+                    let expected: Vec<&str> = steps.iter().map(|step| step.to).collect();
+                    assert_eq!(shared.path().collect::<Vec<_>>(), expected, "{words:?}");
+                    assert_eq!(shared.last(), expected.last().copied(), "{words:?}");
+                    assert_eq!(shared.reasons(), reasons.as_slice(), "{words:?}");
+                }
+            }
+            // A bundle the catalog lacks, at a version of its own.
+            let start = Position {
+                name: "p.v0.5.0".to_owned(),
+                version: Some(crate::semver::Version::parse("1.0.0").expect("a version")),
+                release: crate::semver::Release::default(),
+            };
+            let (steps, _, reasons) = walk(&graph, rules.as_ref(), &start, None);
+            let shared = walks.from(&start);
+            let expected: Vec<&str> = steps.iter().map(|step| step.to).collect();
+            assert_eq!(shared.path().collect::<Vec<_>>(), expected, "{words:?}");
+            assert_eq!(shared.reasons(), reasons.as_slice(), "{words:?}");
+        }
+    }
+}

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::model::Channel;
 use crate::model::channel::ChannelEntry;
-use crate::semver::Version;
+use crate::semver::{Release, Version};
 
 use super::package::{BundleInfo, PackageGraph, entries, heads};
 use super::reason::{Channels, Reason};
@@ -25,6 +25,12 @@ pub(crate) struct V1<'a> {
     /// `ClusterExtension` with `version: "<=T"`), and once the target itself is a
     /// successor it is taken (the version pinned to T).
     target: Option<(&'a str, Version)>,
+    /// Where to look for candidates without reading every bundle (positions in
+    /// `graph.bundles`): those whose entries replace or skip a name, those whose
+    /// entries have a skipRange, and those of a version and release.
+    upgrading: HashMap<&'a str, Vec<usize>>,
+    ranged: Vec<usize>,
+    by_version: HashMap<(&'a Version, &'a Release), Vec<usize>>,
 }
 
 /// A bundle that can be picked, with the edge that offers it (none when it is
@@ -56,13 +62,56 @@ impl<'a> V1<'a> {
                     .push((channel, entry));
             }
         }
+        let mut upgrading: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut ranged = Vec::new();
+        let mut by_version: HashMap<_, Vec<usize>> = HashMap::new();
+        for (index, bundle) in graph.bundles.iter().enumerate() {
+            by_version
+                .entry((&bundle.version, &bundle.release))
+                .or_default()
+                .push(index);
+            let Some(entries) = by_bundle.get(bundle.name) else {
+                continue;
+            };
+            let mut with_range = false;
+            for (_, entry) in entries {
+                let targets = std::iter::once(&entry.replaces).chain(entry.skips.iter());
+                for target in targets.filter(|target| !target.is_empty()) {
+                    upgrading.entry(target.as_str()).or_default().push(index);
+                }
+                with_range |= !entry.skip_range.is_empty();
+            }
+            if with_range {
+                ranged.push(index);
+            }
+        }
         Self {
             graph,
             channels,
             entries: by_bundle,
             selected: is_selected,
             target,
+            upgrading,
+            ranged,
+            by_version,
         }
+    }
+
+    /// Positions of the bundles that may succeed `at` (a superset of the
+    /// candidates), in catalog order.
+    fn maybe_successors(&self, at: &Position) -> Vec<usize> {
+        let mut positions: Vec<usize> = self.ranged.clone();
+        if let Some(found) = self.upgrading.get(at.name.as_str()) {
+            positions.extend_from_slice(found);
+        }
+        if let Some(version) = &at.version
+            && let Some(found) = self.by_version.get(&(version, &at.release))
+        {
+            positions.extend_from_slice(found);
+        }
+        positions.sort_unstable();
+        positions.dedup();
+        positions
     }
 
     pub(crate) fn channel_names(&self) -> Vec<&'a str> {
@@ -89,7 +138,11 @@ impl<'a> V1<'a> {
     /// release; ties keep catalog order (a stable sort).
     fn candidates(&self, at: &Position) -> Vec<Candidate<'a>> {
         let mut candidates: Vec<Candidate<'a>> = Vec::new();
-        for bundle in &self.graph.bundles {
+        for bundle in self
+            .maybe_successors(at)
+            .into_iter()
+            .map(|index| &self.graph.bundles[index])
+        {
             if self.selected && !self.in_channels(bundle.name) {
                 continue;
             }
