@@ -1,6 +1,7 @@
 //! Resource limits for hostile input, with defaults that fit the largest public
 //! catalogs and images, each raised (or lowered) by an environment variable.
 
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -165,8 +166,8 @@ impl std::fmt::Display for ReadError {
 /// Opens a regular file for reading. Files of `/proc` and `/sys` (also through
 /// links) are refused unread; the file is opened without blocking, so that a FIFO
 /// with no writer is refused instead of waited on, and anything but a regular
-/// file (FIFO, device, socket, directory) is refused.
-pub(crate) fn open_regular(path: &std::path::Path) -> Result<std::fs::File, ReadError> {
+/// file or `/dev/null` (FIFO, device, socket, directory) is refused.
+pub(crate) fn open_regular(path: &Path) -> Result<std::fs::File, ReadError> {
     use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
     if is_pseudo(path) {
         return Err(ReadError::Pseudo);
@@ -177,7 +178,10 @@ pub(crate) fn open_regular(path: &std::path::Path) -> Result<std::fs::File, Read
         .open(path)
         .map_err(ReadError::Io)?;
     let kind = file.metadata().map_err(ReadError::Io)?.file_type();
-    let refused = if kind.is_file() {
+    // `/dev/null` is the usual way to say "no file" (`CONTAINERS_REGISTRIES_CONF=
+    // /dev/null`): it reads as empty, at once.
+    let null = || std::fs::canonicalize(path).is_ok_and(|real| real == Path::new("/dev/null"));
+    let refused = if kind.is_file() || (kind.is_char_device() && null()) {
         return Ok(file);
     } else if kind.is_dir() {
         "a directory"
@@ -195,7 +199,7 @@ pub(crate) fn open_regular(path: &std::path::Path) -> Result<std::fs::File, Read
 
 /// Reads a whole regular file (see [`open_regular`]), counting bytes as they come
 /// and stopping past `FBC_MAX_FILE_SIZE`.
-pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, ReadError> {
+pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, ReadError> {
     let file = open_regular(path)?;
     let expected = file.metadata().map_or(0, |metadata| metadata.len());
     read_limited(file, expected, get().max_file_size)
@@ -321,6 +325,8 @@ mod tests {
         let file = dir.path().join("file");
         std::fs::write(&file, "bytes").expect("a file");
         assert_eq!(read_file(&file).expect("read"), b"bytes");
+        // The usual "no file": read as empty.
+        assert_eq!(read_file(Path::new("/dev/null")).expect("read"), b"");
     }
 
     #[test]

@@ -44,6 +44,28 @@ impl GitPath {
         })
     }
 
+    /// For a reference that reads as `REV:PATH` with a PATH of the working tree but
+    /// a REV git does not know (`HEAD~5O:catalog`), the error saying so; `None` for
+    /// anything else (a directory, an image reference).
+    pub(crate) fn unknown_revision(reference: &str) -> Option<GitError> {
+        let (revision, path) = reference.split_once(':')?;
+        if revision.is_empty() || path.is_empty() || Path::new(reference).exists() {
+            return None;
+        }
+        let top = Command::new("git")
+            .args(["rev-parse", "--show-toplevel"])
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .filter(|output| output.status.success())?;
+        let top = PathBuf::from(OsStr::from_bytes(top.stdout.trim_ascii_end()));
+        let in_tree = top.join(path).exists() || Path::new(path).exists();
+        in_tree.then(|| GitError::UnknownRevision {
+            reference: reference.to_owned(),
+            revision: revision.to_owned(),
+        })
+    }
+
     fn tree(&self) -> String {
         format!("{}:{}", self.revision, self.path)
     }
@@ -67,6 +89,15 @@ pub(crate) enum GitError {
         command: &'static str,
         message: String,
     },
+
+    #[error("{reference}: git knows no revision {revision:?}")]
+    #[diagnostic(
+        code(fbc::git::unknown_revision),
+        help(
+            "REV:PATH reads PATH at revision REV (a commit, branch or tag: `git log --oneline` lists them)"
+        )
+    )]
+    UnknownRevision { reference: String, revision: String },
 
     #[error("{reference} is not a directory at that revision")]
     #[diagnostic(code(fbc::git::not_a_directory))]

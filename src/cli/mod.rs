@@ -37,8 +37,45 @@ pub fn command() -> clap::Command {
 /// usage error).
 #[must_use]
 pub fn parse() -> Cli {
-    let matches = command().get_matches();
+    let mut command = command();
+    let matches = command
+        .try_get_matches_from_mut(std::env::args_os())
+        .unwrap_or_else(|error| {
+            if let Some(alpha) = alpha_command(&error, &command) {
+                let tip = format!("`{alpha}` is an alpha command: run `fbc alpha {alpha}`");
+                let mut error =
+                    clap::Error::new(clap::error::ErrorKind::InvalidSubcommand).with_cmd(&command);
+                error.insert(
+                    clap::error::ContextKind::InvalidSubcommand,
+                    clap::error::ContextValue::String(alpha),
+                );
+                error.insert(
+                    clap::error::ContextKind::Suggested,
+                    clap::error::ContextValue::StyledStrs(vec![tip.into()]),
+                );
+                error.exit()
+            }
+            error.exit()
+        });
     <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+}
+
+/// The name of an `fbc alpha` subcommand given without `alpha` (`fbc upgrade-path`),
+/// which clap alone would call unknown or take for another (`did you mean render`).
+fn alpha_command(error: &clap::Error, command: &clap::Command) -> Option<String> {
+    if error.kind() != clap::error::ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    let Some(clap::error::ContextValue::String(given)) =
+        error.get(clap::error::ContextKind::InvalidSubcommand)
+    else {
+        return None;
+    };
+    command
+        .find_subcommand("alpha")?
+        .get_subcommands()
+        .any(|sub| sub.get_name() == given)
+        .then(|| given.clone())
 }
 
 fn with_footers(mut command: clap::Command, path: &str) -> clap::Command {
@@ -100,7 +137,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Generate an olm.package blob, as `opm init` does
     Init(InitArgs),
-    /// Commands that are not stable yet, among them opm's alpha commands
+    /// Commands that are not stable yet, among them opm's alpha commands: upgrade-path,
+    /// resolve, render-template, list, convert-template, render-graph
     Alpha(AlphaArgs),
     /// Print a shell completion script on stdout
     Completions(CompletionsArgs),

@@ -67,6 +67,9 @@ fn load(
     if let Some(source) = git {
         return Ok(git::load(source)?);
     }
+    if let Some(error) = GitPath::unknown_revision(reference) {
+        return Err(error.into());
+    }
     Ok(load_references(&[PathBuf::from(reference)], registry)?)
 }
 

@@ -20,6 +20,9 @@ struct Settings {
     format: GraphFormat,
     filters: Filters,
     draw_v0_semantics: bool,
+    /// `fbc graph` refuses a package the catalog lacks; opm's render-graph draws
+    /// an empty graph for it.
+    known_package: bool,
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -55,6 +58,12 @@ pub(crate) enum InputError {
         #[source]
         error: image::ImageError,
     },
+    #[error("package {} is not in the catalog", quote(.package))]
+    #[diagnostic(
+        code(fbc::graph::unknown_package),
+        help("`fbc alpha list packages DIR` lists the catalog's packages")
+    )]
+    UnknownPackage { package: String },
     #[error("invalid flag combination: {0}")]
     #[diagnostic(code(fbc::graph::flags))]
     Flags(&'static str),
@@ -77,6 +86,7 @@ pub(crate) fn run(args: &GraphArgs) -> miette::Result<ExitStatus> {
                 package: args.filters.package.clone(),
             },
             draw_v0_semantics: args.filters.draw_v0_semantics,
+            known_package: true,
         },
     )
 }
@@ -92,12 +102,24 @@ pub(crate) fn run_render_graph(args: &RenderGraphArgs) -> miette::Result<ExitSta
                 package: args.package_name.clone(),
             },
             draw_v0_semantics: args.draw_v0_semantics,
+            known_package: false,
         },
     )
 }
 
 fn draw(registry: &RegistryArgs, settings: &Settings) -> miette::Result<ExitStatus> {
     let catalog = load_references(&settings.references, registry)?;
+    let package = &settings.filters.package;
+    if settings.known_package
+        && !package.is_empty()
+        && !catalog.packages.iter().any(|p| p.item.name == *package)
+        && !catalog.channels.iter().any(|c| c.item.package == *package)
+    {
+        return Err(InputError::UnknownPackage {
+            package: package.clone(),
+        }
+        .into());
+    }
     let selection = select(&catalog, &settings.filters).map_err(InputError::from)?;
     let deprecations = Deprecations::new(&catalog.deprecations);
     let mut warnings = Vec::new();

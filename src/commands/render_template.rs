@@ -176,11 +176,26 @@ pub(crate) fn run(args: &RenderTemplateArgs) -> miette::Result<ExitStatus> {
     };
     let catalog = template::render(kind, &text, input.shown(), &renderer);
     progress.finish();
-    let missing = renderer.not_cached.into_inner().unwrap_or_default();
+    let mut missing = renderer.not_cached.into_inner().unwrap_or_default();
     if !missing.is_empty() {
+        // Pulls finish in any order: the list is sorted, so that it reads the same
+        // on every run.
+        missing.sort_unstable();
+        missing.dedup();
         return Err(not_cached(&missing).into());
     }
-    let catalog = catalog.map_err(located)?;
+    let catalog = catalog.map_err(|error| {
+        let pull_failed = error.message.contains("failed to pull image");
+        let located = located(error);
+        if pull_failed && !args.offline {
+            located.help(
+                "check the image reference and the network; --offline renders from the images \
+                 pulled before ($XDG_CACHE_HOME/fbc)",
+            )
+        } else {
+            located
+        }
+    })?;
     if let Some(committed) = &args.check {
         return check(&catalog, committed);
     }

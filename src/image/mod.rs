@@ -280,8 +280,8 @@ fn fetch_from_registry(
                         reference: reference.to_owned(),
                     });
                 }
-                Err(error) if source.reference == reference => last_error = error.to_string(),
-                Err(error) => last_error = format!("{}: {error}", source.reference),
+                Err(error) if source.reference == reference => last_error = with_causes(&error),
+                Err(error) => last_error = format!("{}: {}", source.reference, with_causes(&error)),
             }
         }
     }
@@ -537,6 +537,22 @@ enum FetchError {
         what: &'static str,
         limit: std::time::Duration,
     },
+}
+
+/// An error and the causes its text leaves out: reqwest says `error sending request
+/// for url (...)` where the cause was a failed DNS lookup or a refused connection.
+fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(error) = cause {
+        let said = error.to_string();
+        if !said.is_empty() && !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        cause = error.source();
+    }
+    text
 }
 
 /// Whether a request failed because the registry fell silent for the client's

@@ -8,10 +8,12 @@
 //! else `/etc/containers/registries.conf`; then every `registries.conf.d/*.conf`
 //! beside it, in name order, whose entries replace those of the same prefix.
 
-use crate::limits::ReadError;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+
+use crate::limits::ReadError;
 
 /// One place to pull an image from: a reference and whether it may be reached over
 /// plain HTTP (or HTTPS without verification).
@@ -203,6 +205,7 @@ fn parse(path: &Path, text: &str) -> Result<Vec<Entry>, RegistriesError> {
         return Ok(version_1(&v1));
     }
     let mut entries = Vec::new();
+    let mut prefixes: HashSet<String> = HashSet::new();
     for spanned in file.registry {
         let offset = spanned.span().start;
         let raw = spanned.into_inner();
@@ -229,7 +232,7 @@ fn parse(path: &Path, text: &str) -> Result<Vec<Entry>, RegistriesError> {
             }
         }
         let mirrors = mirrors(raw.mirror, raw.mirror_by_digest_only, &invalid)?;
-        if entries.iter().any(|entry: &Entry| entry.prefix == prefix) {
+        if !prefixes.insert(prefix.clone()) {
             return Err(invalid(
                 offset,
                 format!("registry with prefix {prefix:?} defined more than once"),
@@ -299,10 +302,16 @@ fn version_1(v1: &V1Tables) -> Vec<Entry> {
         .iter()
         .map(|h| entry(h, true, false))
         .collect();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for (index, entry) in entries.iter().enumerate() {
+        at.entry(entry.prefix.clone()).or_insert(index);
+    }
     for host in &v1.block.registries {
-        match entries.iter_mut().find(|e| e.prefix == *host) {
-            Some(found) => found.blocked = true,
-            None => entries.push(entry(host, false, true)),
+        if let Some(&found) = at.get(host) {
+            entries[found].blocked = true;
+        } else {
+            at.insert(host.clone(), entries.len());
+            entries.push(entry(host, false, true));
         }
     }
     entries
@@ -310,11 +319,22 @@ fn version_1(v1: &V1Tables) -> Vec<Entry> {
 
 impl Registries {
     /// A later file's entries replace earlier ones of the same prefix.
+    /// (In linear time: the replaced entries are dropped in one pass.)
     fn merge(&mut self, entries: Vec<Entry>) {
-        for entry in entries {
-            self.entries.retain(|known| known.prefix != entry.prefix);
-            self.entries.push(entry);
+        let mut last: HashMap<String, usize> = HashMap::new();
+        let all: Vec<Entry> = std::mem::take(&mut self.entries)
+            .into_iter()
+            .chain(entries)
+            .collect();
+        for (index, entry) in all.iter().enumerate() {
+            last.insert(entry.prefix.clone(), index);
         }
+        self.entries = all
+            .into_iter()
+            .enumerate()
+            .filter(|(index, entry)| last[&entry.prefix] == *index)
+            .map(|(_, entry)| entry)
+            .collect();
     }
 
     /// Where to pull `reference` (as written) from, in order: the mirrors that

@@ -299,7 +299,18 @@ fn rev_path_reads_the_catalog_from_git_objects() {
     assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
     let from_subdirectory: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(from_subdirectory["installations"], report["installations"]);
-    assert_eq!(from_subdirectory["packages"], report["packages"]);
+    assert_eq!(from_subdirectory["packages"], report["packages"]); // A mistyped revision is named as such (it read as a missing directory).
+    let output = fbc()
+        .args(["diff", "mian:catalogs/v4.18", "catalogs/v4.18"])
+        .current_dir(root)
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        crate::stderr(&output).contains("mian:catalogs/v4.18: git knows no revision \"mian\""),
+        "{}",
+        crate::stderr(&output)
+    );
 }
 
 /// The blobs of `fbc render DIR`.

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::{assert_matches_file, assert_same_text, corpus, run, stderr, stdout, testdata};
+use crate::{assert_matches_file, assert_same_text, corpus, fbc, run, stderr, stdout, testdata};
 
 /// `fbc graph` arguments after the fixture, and the expected file beside it.
 const GRAPH_CASES: &[(&[&str], &str)] = &[
@@ -229,4 +229,43 @@ fn corpus_graph_formats() {
             .iter()
             .all(|n| n["package"] == "infinispan")
     );
+}
+
+#[test]
+fn a_package_the_catalog_lacks_is_refused_by_name() {
+    let output = fbc()
+        .args(["graph", "-p", "nosuch", "testdata/examples/hello-catalog"])
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains("package \"nosuch\" is not in the catalog"),
+        "{}",
+        stderr(&output)
+    );
+    // opm's render-graph draws an empty graph for it, and so does fbc's.
+    let opm = fbc()
+        .args(["alpha", "render-graph", "--package-name", "nosuch"])
+        .arg("testdata/examples/hello-catalog")
+        .output()
+        .expect("fbc runs");
+    assert_eq!(opm.status.code(), Some(0), "{}", stderr(&opm));
+}
+
+#[test]
+fn alpha_commands_given_without_alpha_are_pointed_there() {
+    for command in ["upgrade-path", "resolve", "render-template"] {
+        let output = fbc().arg(command).output().expect("fbc runs");
+        assert_eq!(output.status.code(), Some(2));
+        assert!(
+            stderr(&output).contains(&format!(
+                "`{command}` is an alpha command: run `fbc alpha {command}`"
+            )),
+            "{}",
+            stderr(&output)
+        );
+    }
+    let help = fbc().arg("--help").output().expect("fbc runs");
+    assert!(stdout(&help).contains("upgrade-path"), "{}", stdout(&help));
 }

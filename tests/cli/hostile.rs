@@ -1274,3 +1274,38 @@ fn a_long_channel_diffs_in_linear_time() {
         stdout(&diff)
     );
 }
+
+/// A registries.conf of 80,000 `[[registry]]` tables, and a drop-in repeating
+/// them, load in linear time (the duplicate-prefix checks took 26 s).
+#[test]
+fn a_huge_registries_conf_loads_in_linear_time() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let mut text = String::new();
+    for number in 0..80_000 {
+        writeln!(
+            text,
+            "[[registry]]\nprefix = \"r{number}.example.com/x\"\nlocation = \"r{number}.example.com/x\"\n"
+        )
+        .expect("written");
+    }
+    std::fs::write(dir.path().join("registries.conf"), &text).expect("written");
+    std::fs::create_dir(dir.path().join("registries.conf.d")).expect("created");
+    std::fs::write(dir.path().join("registries.conf.d/again.conf"), &text).expect("written");
+    // Nothing listens on port 9 of the loopback: the pull fails once loaded.
+    let output = run_within(
+        fbc()
+            .args(["render", "127.0.0.1:9/x/y:1"])
+            .env(
+                "CONTAINERS_REGISTRIES_CONF",
+                dir.path().join("registries.conf"),
+            )
+            .env("XDG_CACHE_HOME", dir.path()),
+        Duration::from_secs(60),
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("127.0.0.1:9"),
+        "{}",
+        stderr(&output)
+    );
+}
