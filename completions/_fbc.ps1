@@ -316,8 +316,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
         }
         'fbc;alpha;resolve' {
             [CompletionResult]::new('--catalog', '--catalog', [CompletionResultType]::ParameterName, 'A CatalogSource''s content: NAME=DIR|IMAGE (repeatable)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Kubernetes manifests: multi-document YAML or JSON (repeatable)')
-            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Kubernetes manifests: multi-document YAML or JSON (repeatable)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Kubernetes manifests: multi-document YAML or JSON (repeatable; `-` reads stdin)')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Kubernetes manifests: multi-document YAML or JSON (repeatable; `-` reads stdin)')
             [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'The catalog of the new Subscription; default: the first --catalog')
             [CompletionResult]::new('--channel', '--channel', [CompletionResultType]::ParameterName, 'Channel of the new Subscription; default: none (OLM then tries the default channel first)')
             [CompletionResult]::new('--starting-csv', '--starting-csv', [CompletionResultType]::ParameterName, 'startingCSV of the new Subscription: that bundle only')

@@ -282,8 +282,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         }
         &'fbc;alpha;resolve'= {
             cand --catalog 'A CatalogSource''s content: NAME=DIR|IMAGE (repeatable)'
-            cand -f 'Kubernetes manifests: multi-document YAML or JSON (repeatable)'
-            cand --file 'Kubernetes manifests: multi-document YAML or JSON (repeatable)'
+            cand -f 'Kubernetes manifests: multi-document YAML or JSON (repeatable; `-` reads stdin)'
+            cand --file 'Kubernetes manifests: multi-document YAML or JSON (repeatable; `-` reads stdin)'
             cand --source 'The catalog of the new Subscription; default: the first --catalog'
             cand --channel 'Channel of the new Subscription; default: none (OLM then tries the default channel first)'
             cand --starting-csv 'startingCSV of the new Subscription: that bundle only'

@@ -215,7 +215,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcomman
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "bundles" -d 'List bundles per channel: edges and image'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from list" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l catalog -d 'A CatalogSource\'s content: NAME=DIR|IMAGE (repeatable)' -r
-complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -s f -l file -d 'Kubernetes manifests: multi-document YAML or JSON (repeatable)' -r -F
+complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -s f -l file -d 'Kubernetes manifests: multi-document YAML or JSON (repeatable; `-` reads stdin)' -r -F
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l source -d 'The catalog of the new Subscription; default: the first --catalog' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l channel -d 'Channel of the new Subscription; default: none (OLM then tries the default channel first)' -r
 complete -c fbc -n "__fish_fbc_using_subcommand alpha; and __fish_seen_subcommand_from resolve" -l starting-csv -d 'startingCSV of the new Subscription: that bundle only' -r

@@ -140,7 +140,7 @@ pub struct ResolveArgs {
     #[arg(long = "catalog", value_name = "NAME=REF")]
     pub catalogs: Vec<String>,
 
-    /// Kubernetes manifests: multi-document YAML or JSON (repeatable)
+    /// Kubernetes manifests: multi-document YAML or JSON (repeatable; `-` reads stdin)
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     pub files: Vec<PathBuf>,
 

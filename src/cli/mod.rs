@@ -41,6 +41,11 @@ pub fn parse() -> Cli {
     let matches = command
         .try_get_matches_from_mut(std::env::args_os())
         .unwrap_or_else(|error| {
+            if let Some(value) = template_output(&error) {
+                // opm's text for it (a cobra error), so that searches for it find answers.
+                eprintln!("error: invalid --output value {value:?}, expected (json|yaml|mermaid)");
+                std::process::exit(2);
+            }
             if let Some(alpha) = alpha_command(&error, &command) {
                 let tip = format!("`{alpha}` is an alpha command: run `fbc alpha {alpha}`");
                 let mut error =
@@ -58,6 +63,30 @@ pub fn parse() -> Cli {
             error.exit()
         });
     <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+}
+
+/// The value of a `-o` that `fbc alpha render-template` does not know.
+fn template_output(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if error.kind() != clap::error::ErrorKind::InvalidValue {
+        return None;
+    }
+    let words: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|word| word.to_string_lossy().into_owned())
+        .filter(|word| !word.starts_with('-'))
+        .take(2)
+        .collect();
+    if words != ["alpha", "render-template"] {
+        return None;
+    }
+    let Some(ContextValue::String(argument)) = error.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let Some(ContextValue::String(value)) = error.get(ContextKind::InvalidValue) else {
+        return None;
+    };
+    argument.starts_with("--output").then(|| value.clone())
 }
 
 /// The name of an `fbc alpha` subcommand given without `alpha` (`fbc upgrade-path`),

@@ -45,10 +45,20 @@ impl Cluster {
         self.namespaces.last_mut().expect("just pushed")
     }
 
-    /// Reads one manifest file.
+    /// Reads one manifest file (`-`: stdin).
     pub(crate) fn read(&mut self, path: &Path) -> Result<(), String> {
-        let shown = path.display();
-        let bytes = crate::limits::read_file(path).map_err(|error| format!("{shown}: {error}"))?;
+        let stdin = path == Path::new("-");
+        let shown = if stdin {
+            Path::new("<stdin>").display()
+        } else {
+            path.display()
+        };
+        let bytes = if stdin {
+            crate::limits::read_stdin()
+        } else {
+            crate::limits::read_file(path)
+        }
+        .map_err(|error| format!("{shown}: {error}"))?;
         let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text"))?;
         let documents = crate::catalog::manifest_documents(&text)
             .map_err(|(message, (line, column))| format!("{shown}:{line}:{column}: {message}"))?;

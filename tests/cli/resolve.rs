@@ -196,6 +196,20 @@ fn manifests_in_one_file_many_files_or_json_give_one_answer() {
     let one = resolve_shapes(&["testdata/resolve/shapes/cluster.yaml"], &[]);
     assert_eq!(one.status.code(), Some(1), "{}", stderr(&one));
     assert_matches_file(&stdout(&one), &testdata("resolve/shapes.txt"));
+    // `-f -` reads the manifests from stdin.
+    let piped = fbc()
+        .args([
+            "alpha",
+            "resolve",
+            "--catalog",
+            "main=testdata/resolve/shapes/catalog",
+        ])
+        .args(["-f", "-"])
+        .stdin(std::fs::File::open(testdata("resolve/shapes/cluster.yaml")).expect("manifests"))
+        .output()
+        .expect("fbc runs");
+    assert_eq!(piped.status.code(), Some(1), "{}", stderr(&piped));
+    assert_eq!(stdout(&piped), stdout(&one));
     let mut split: Vec<String> = std::fs::read_dir(testdata("resolve/shapes/split"))
         .expect("split manifests")
         .map(|e| e.expect("an entry").path().to_string_lossy().into_owned())

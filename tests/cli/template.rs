@@ -444,3 +444,22 @@ fn command_line_failures_read_as_opms() {
         assert!(stderr(&output).contains(&expected), "{}", stderr(&output));
     }
 }
+
+#[test]
+fn an_unknown_output_format_gets_opms_message() {
+    let output = crate::fbc()
+        .args([
+            "alpha",
+            "render-template",
+            "-o",
+            "xml",
+            "testdata/examples/hello-semver.yaml",
+        ])
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        crate::stderr(&output),
+        "error: invalid --output value \"xml\", expected (json|yaml|mermaid)\n"
+    );
+}
