@@ -147,6 +147,11 @@ pub(crate) fn run(args: &DockerfileArgs) -> miette::Result<ExitStatus> {
                     },
                 }
             })?;
+            // opm says nothing; a user wants to know where the file went.
+            eprintln!(
+                "wrote {}",
+                crate::shown::path(path, crate::shown::Form::Text)
+            );
         }
         Destination::Stdout => print(&text)?,
     }

@@ -136,6 +136,8 @@ fn the_file_lands_beside_a_nested_directory_named_after_it() {
     let written = std::fs::read_to_string(workspace.path().join("a/b/index.Dockerfile"))
         .expect("written beside the directory");
     assert!(written.contains("\nADD index /configs\n"), "{written}");
+    // Where it went is said on stderr (opm says nothing).
+    assert_eq!(stderr(&output), "wrote a/b/index.Dockerfile\n");
 }
 
 #[test]
