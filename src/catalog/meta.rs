@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::go::fmt::{bool_verb, quote, value as go_value};
 use crate::model::{Bundle, Channel, Deprecation, Package};
-use crate::output::json::{indent_text, write_compact};
+use crate::output::json::write_compact;
 use crate::output::node::Node;
 
 /// A blob whose schema fbc does not interpret, kept as loaded: its schema, package
@@ -141,38 +141,47 @@ pub(crate) fn compact(value: &Value) -> String {
     String::from_utf8(out).expect("JSON output is UTF-8")
 }
 
-/// opm's pretty error for a document that is not an object: Go's message, the
-/// offset, and the value re-indented with a `<==` marker at the offset.
+/// opm's pretty error for a document that is not an object: Go's message and the
+/// offset, then the value with a `<==` marker at the offset. opm prints the value
+/// re-indented; fbc shows its shape only (`[ <== … ]`, `"…" <==`), so that a token
+/// file linked into a catalog is not echoed.
 fn not_an_object(value: &Value, origin: &Origin<'_>) -> String {
-    let kind = match value {
-        Value::Array(_) => "array",
-        Value::String(_) => "string",
-        Value::Number(_) => "number",
-        _ => "bool",
-    };
-    let data = match origin {
-        Origin::Json(raw) => (*raw).to_owned(),
-        Origin::Yaml => compact(value),
+    let (kind, shape) = match value {
+        Value::Array(items) if items.is_empty() => ("array", "[ <== ]"),
+        Value::Array(_) => ("array", "[ <== … ]"),
+        Value::String(_) => ("string", "\"…\" <=="),
+        Value::Number(_) => ("number", "… <=="),
+        Value::Bool(true) => ("bool", "true <=="),
+        _ => ("bool", "false <=="),
     };
     // Go reports arrays just after their `[`, literals just after their end.
-    let offset = if matches!(value, Value::Array(_)) {
-        1
-    } else {
-        data.len()
-    };
-    let message =
-        format!("json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}");
-    let pretty = indent_text(&data);
-    let marked = if offset == data.len() {
-        format!("{pretty} <==")
-    } else {
-        let split = marker_position(&data, &pretty, offset);
-        format!("{} <== {}", &pretty[..split], &pretty[split..])
+    let offset = match (value, origin) {
+        (Value::Array(_), _) => 1,
+        (_, Origin::Json(raw)) => raw.len(),
+        (_, Origin::Yaml) => compact(value).len(),
     };
     format!(
-        "{message} at offset {offset} (indicated by <==)\n{}",
-        quoted(marked)
+        "json: cannot unmarshal {kind} into Go value of type map[string]interface {{}} \
+         at offset {offset} (indicated by <==)\n{shape}"
     )
+}
+
+/// opm's message for an object without a schema quotes the whole object; fbc names
+/// its top-level keys only (`object '{"auths":…}\n' is missing root schema field`),
+/// so that a credentials file linked into a catalog is not echoed.
+fn missing_schema(map: &Map<String, Value>) -> String {
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort_unstable();
+    let mut shown = String::from("{");
+    for (index, key) in keys.iter().enumerate() {
+        if index > 0 {
+            shown.push(',');
+        }
+        shown.push_str(&compact(&Value::String((*key).clone())));
+        shown.push_str(":…");
+    }
+    shown.push_str("}\n");
+    format!("object '{}' is missing root schema field", quoted(shown))
 }
 
 /// Most characters of a document quoted in a message: a broken file of hundreds of
@@ -185,19 +194,6 @@ pub(crate) fn quoted(text: String) -> String {
         None => text,
         Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
     }
-}
-
-/// Where byte `offset` of `data` lands in its re-indented form.
-fn marker_position(data: &str, pretty: &str, offset: usize) -> usize {
-    let pretty = pretty.as_bytes();
-    let mut index = 0;
-    for &byte in &data.as_bytes()[..offset] {
-        while index < pretty.len() && pretty[index] != byte {
-            index += 1;
-        }
-        index = (index + 1).min(pretty.len());
-    }
-    index
 }
 
 fn fold(key: &str) -> String {
@@ -270,10 +266,7 @@ fn dispatch(keys: &Keys, map: Map<String, Value>) -> Result<Blob, String> {
         "olm.deprecations" => Deprecation::decode(map)
             .map(Blob::Deprecation)
             .map_err(|e| format!("parse deprecation: {e}")),
-        "" => Err(format!(
-            "object '{}' is missing root schema field",
-            quoted(format!("{}\n", compact(&Value::Object(map))))
-        )),
+        "" => Err(missing_schema(&map)),
         _ => Other::new(&keys.schema, &keys.package, &keys.name, &map)
             .map(Blob::Other)
             .ok_or_else(|| {
@@ -320,26 +313,15 @@ mod tests {
     }
 
     #[test]
-    fn long_blobs_are_quoted_in_part() {
-        let long = serde_json::json!({"auths": {"quay.io": {"auth": "x".repeat(1000)}}});
-        let message = load(long).map(|_| ()).expect_err("no schema");
-        assert!(
-            message.starts_with("object '{\"auths\":{\"quay.io\":{\"auth\":\"xxx"),
-            "{message}"
-        );
-        assert!(
-            message.ends_with("… (1034 bytes in all)' is missing root schema field"),
-            "{message}"
-        );
-        assert!(message.chars().count() < 300);
-    }
-
-    #[test]
-    fn missing_schema_shows_the_blob() {
+    fn objects_without_schema_show_their_keys_only() {
+        let secret = json!({"auths": {"quay.io": {"auth": "c2VjcmV0"}}, "<k>": 1});
         assert_eq!(
-            load(json!({"hello": "world"})),
-            Err("object '{\"hello\":\"world\"}\n' is missing root schema field".to_owned())
+            load(secret),
+            Err("object '{\"<k>\":…,\"auths\":…}\n' is missing root schema field".to_owned())
         );
+        let many: Map<String, Value> = (0..100).map(|i| (format!("key{i:03}"), json!(i))).collect();
+        let message = load(Value::Object(many)).map(|_| ()).expect_err("no schema");
+        assert!(message.contains("bytes in all)' is missing"), "{message}");
         assert_eq!(
             blob_from_document(None, &Origin::Yaml),
             Err("object '' is missing root schema field".to_owned())
@@ -347,14 +329,18 @@ mod tests {
     }
 
     #[test]
-    fn non_objects_get_the_pretty_error() {
+    fn non_objects_show_their_shape_only() {
         assert_eq!(
             blob_from_document(Some(json!([])), &Origin::Json("[]")),
             Err("json: cannot unmarshal array into Go value of type map[string]interface {} at offset 1 (indicated by <==)\n[ <== ]".to_owned())
         );
         assert_eq!(
-            blob_from_document(Some(json!("str")), &Origin::Json("\"str\"")),
-            Err("json: cannot unmarshal string into Go value of type map[string]interface {} at offset 5 (indicated by <==)\n\"str\" <==".to_owned())
+            blob_from_document(Some(json!(["ghp_token"])), &Origin::Yaml),
+            Err("error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {} at offset 1 (indicated by <==)\n[ <== … ]".to_owned())
+        );
+        assert_eq!(
+            blob_from_document(Some(json!("ghp_token")), &Origin::Json("\"ghp_token\"")),
+            Err("json: cannot unmarshal string into Go value of type map[string]interface {} at offset 11 (indicated by <==)\n\"…\" <==".to_owned())
         );
     }
 
@@ -366,7 +352,7 @@ mod tests {
         );
         assert_eq!(
             load(json!({"schema": "olm.package", "icon": {"base64data": "!!"}})),
-            Err("parse package: json: cannot unmarshal string into Go struct field Icon.icon.base64data of type []uint8: illegal base64 data at input byte 0".to_owned())
+            Err("parse package: json: cannot unmarshal string into Go struct field Package.icon.base64data of type []uint8: illegal base64 data at input byte 0".to_owned())
         );
         assert_eq!(
             load(json!({"schema": "olm.bundle", "name": "b", "package": "p", "properties": [{"type": "olm.bundle.object", "value": {"data": "@@@@"}}]})),

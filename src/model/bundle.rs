@@ -43,7 +43,7 @@ impl Bundle {
     }
 
     fn decode_with(map: Map<String, Value>, check: bool) -> Result<Bundle, BundleDecodeError> {
-        let mut decoder = GoDecoder::default();
+        let mut decoder = GoDecoder::rooted("Bundle");
         let mut bundle = Bundle::default();
         let mut object_error = None;
         let fields = [

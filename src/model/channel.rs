@@ -31,7 +31,7 @@ pub(crate) const SCHEMA: &str = "olm.channel";
 
 impl Channel {
     pub(crate) fn decode(map: Map<String, Value>) -> Result<Channel, String> {
-        let mut decoder = GoDecoder::default();
+        let mut decoder = GoDecoder::rooted("Channel");
         let mut channel = Channel::default();
         for (key, value) in map {
             match match_field(

@@ -22,7 +22,7 @@ pub(crate) struct DeprecationEntry {
 
 impl Deprecation {
     pub(crate) fn decode(map: Map<String, Value>) -> Result<Deprecation, String> {
-        let mut decoder = GoDecoder::default();
+        let mut decoder = GoDecoder::rooted("Deprecation");
         let mut deprecation = Deprecation::default();
         for (key, value) in map {
             match match_field(&key, &["schema", "package", "entries"]) {

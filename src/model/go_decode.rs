@@ -7,10 +7,25 @@ use serde_json::Value;
 
 /// Collects the first error of one `json.Unmarshal` call and tracks the field path
 /// Go puts into `UnmarshalTypeError` messages.
+///
+/// Go's `encoding/json` names a mismatch in two ways. Classic v1 names the innermost
+/// struct and the field names that lead to it (`RelatedImage.relatedImages.name`);
+/// the v1 API over `encoding/json/v2` (the Go that opm's catalog loader is built
+/// with) names the root type and the JSON pointer to the value, array indices
+/// included (`Bundle.relatedImages.0.name`). A decoder made with [`GoDecoder::rooted`]
+/// writes the second form.
 #[derive(Default)]
 pub(crate) struct GoDecoder {
     error: Option<String>,
-    path: Vec<&'static str>,
+    root: Option<&'static str>,
+    path: Vec<Step>,
+}
+
+/// One step of the path to the value being decoded.
+#[derive(Clone, Copy)]
+enum Step {
+    Field(&'static str),
+    Index(usize),
 }
 
 /// The JSON kind names Go uses in `cannot unmarshal <kind>`.
@@ -52,6 +67,15 @@ pub(crate) fn match_field(key: &str, fields: &[&'static str]) -> Option<&'static
 }
 
 impl GoDecoder {
+    /// A decoder for a value of Go type `root` that names mismatches as Go's v1 API
+    /// over `encoding/json/v2` does.
+    pub(crate) fn rooted(root: &'static str) -> GoDecoder {
+        GoDecoder {
+            root: Some(root),
+            ..GoDecoder::default()
+        }
+    }
+
     pub(crate) fn finish(self) -> Result<(), String> {
         self.error.map_or(Ok(()), Err)
     }
@@ -93,9 +117,19 @@ impl GoDecoder {
         let message = if self.path.is_empty() {
             format!("json: cannot unmarshal {found} into Go value of type {go_type}")
         } else {
+            let mut path = String::new();
+            for step in &self.path {
+                match (step, self.root) {
+                    (Step::Field(name), _) => path.push_str(name),
+                    (Step::Index(index), Some(_)) => path.push_str(&index.to_string()),
+                    (Step::Index(_), None) => continue,
+                }
+                path.push('.');
+            }
+            path.pop();
+            let struct_name = self.root.unwrap_or(struct_name);
             format!(
-                "json: cannot unmarshal {found} into Go struct field {struct_name}.{} of type {go_type}",
-                self.path.join(".")
+                "json: cannot unmarshal {found} into Go struct field {struct_name}.{path} of type {go_type}"
             )
         };
         self.error = Some(message);
@@ -107,7 +141,7 @@ impl GoDecoder {
         field: &'static str,
         decode: impl FnOnce(&mut Self) -> T,
     ) -> T {
-        self.path.push(field);
+        self.path.push(Step::Field(field));
         let result = decode(self);
         self.path.pop();
         result
@@ -137,7 +171,13 @@ impl GoDecoder {
             Value::Array(items) => Some(
                 items
                     .into_iter()
-                    .map(|element| item(self, element))
+                    .enumerate()
+                    .map(|(index, element)| {
+                        self.path.push(Step::Index(index));
+                        let decoded = item(self, element);
+                        self.path.pop();
+                        decoded
+                    })
                     .collect(),
             ),
             Value::Null => None,
@@ -188,6 +228,27 @@ mod tests {
         assert_eq!(
             decoder.finish(),
             Err("json: cannot unmarshal bool into Go struct field Bundle.relatedImages of type []declcfg.RelatedImage".to_owned())
+        );
+    }
+
+    #[test]
+    fn rooted_paths_name_the_root_and_indices() {
+        let mut decoder = GoDecoder::rooted("Bundle");
+        decoder.field("relatedImages", |d| {
+            d.slice(
+                serde_json::json!([{}, 7]),
+                "Bundle",
+                "[]declcfg.RelatedImage",
+                |d, item| {
+                    if !item.is_object() {
+                        d.field("name", |d| d.mismatch(&item, "RelatedImage", "string"));
+                    }
+                },
+            )
+        });
+        assert_eq!(
+            decoder.finish(),
+            Err("json: cannot unmarshal number into Go struct field Bundle.relatedImages.1.name of type string".to_owned())
         );
     }
 }

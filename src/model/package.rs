@@ -38,7 +38,7 @@ pub(crate) const SCHEMA: &str = "olm.package";
 
 impl Package {
     pub(crate) fn decode(map: Map<String, Value>) -> Result<Package, String> {
-        let mut decoder = GoDecoder::default();
+        let mut decoder = GoDecoder::rooted("Package");
         let mut package = Package::default();
         let mut details = Details::default();
         let fields = [

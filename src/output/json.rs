@@ -170,14 +170,6 @@ fn next_escape(bytes: &[u8]) -> Option<usize> {
     })
 }
 
-/// Go's `json.Indent(dst, src, "", "    ")` on valid JSON text: tokens are kept as
-/// written, whitespace between them is replaced.
-pub(crate) fn indent_text(source: &str) -> String {
-    let mut out = Vec::with_capacity(source.len() * 2);
-    write_raw(source, &mut out, Some(0));
-    String::from_utf8(out).expect("the text was UTF-8 and only ASCII is added")
-}
-
 /// Writes valid JSON text as it stands (a Go `json.RawMessage`): compacted, or
 /// re-indented from `indent` as Go's encoder does; strings and numbers are copied
 /// byte for byte, so their escapes and spelling are the text's own.
@@ -321,15 +313,6 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).expect("utf-8"),
             r#"{"a":["\u003e1",{}],"b":1.0}"#
-        );
-    }
-
-    #[test]
-    fn indent_text_keeps_tokens() {
-        assert_eq!(indent_text("[]"), "[]");
-        assert_eq!(
-            indent_text("{\"a\": [1, {}],\"b\":\"x, y\"}"),
-            "{\n    \"a\": [\n        1,\n        {}\n    ],\n    \"b\": \"x, y\"\n}"
         );
     }
 }

@@ -125,7 +125,7 @@ fn basic_templates_fail_with_opms_texts() {
         ),
         (
             "schema: olm.template.basic\nentries: [abc]\n",
-            "rendering template: unmarshalling template: json: cannot unmarshal string into Go value of type map[string]interface {} at offset 5 (indicated by <==)\n\"abc\" <==",
+            "rendering template: unmarshalling template: json: cannot unmarshal string into Go value of type map[string]interface {} at offset 5 (indicated by <==)\n\"…\" <==",
         ),
         (
             "schema: olm.template.basik\n",
@@ -137,7 +137,7 @@ fn basic_templates_fail_with_opms_texts() {
         ),
         (
             "schema: olm.template.basic\nentries:\n- name: x\n",
-            "rendering template: object '{\"name\":\"x\"}\n' is missing root schema field",
+            "rendering template: object '{\"name\":…}\n' is missing root schema field",
         ),
         (
             "schema: olm.template.basic\nentries:\n- schema: olm.bundle\n  image: q.io/foo:1\n- schema: olm.bundle\n  image: q.io/foo:2\n  package: foo\n",
