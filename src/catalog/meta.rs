@@ -320,7 +320,9 @@ mod tests {
             Err("object '{\"<k>\":…,\"auths\":…}\n' is missing root schema field".to_owned())
         );
         let many: Map<String, Value> = (0..100).map(|i| (format!("key{i:03}"), json!(i))).collect();
-        let message = load(Value::Object(many)).map(|_| ()).expect_err("no schema");
+        let message = load(Value::Object(many))
+            .map(|_| ())
+            .expect_err("no schema");
         assert!(message.contains("bytes in all)' is missing"), "{message}");
         assert_eq!(
             blob_from_document(None, &Origin::Yaml),

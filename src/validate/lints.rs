@@ -4,8 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::catalog::Catalog;
+use std::sync::Arc;
+
+use crate::catalog::{Catalog, Location, SharedPath};
 use crate::go::fmt::quote;
+use crate::limits;
 use crate::model::property::BUNDLE_OBJECT;
 use crate::semver_range::Range;
 
@@ -52,23 +55,25 @@ pub(crate) fn check_bundles(catalog: &Catalog, bundles: &[u32], collector: &mut 
     // Room for a finding per bundle at once: a list that doubles as it grows holds
     // its old and its new buffer while it moves (room never written costs no memory).
     collector.reserve(bundles.len());
+    let mut sources = Sources::default();
     for bundle in bundles
         .iter()
         .map(|index| &catalog.bundles[*index as usize])
     {
         let item = &bundle.item;
-        let finding = |rule, message| {
+        let finding = |rule, message, location: &Location| {
             Finding::new(rule, message)
                 .package(&item.package)
                 .bundle(&item.name)
-                .at(&bundle.location)
+                .at(location)
         };
         if !item.image.is_empty() && !is_pinned(&item.image) {
             let message = format!(
                 "bundle image {} is not pinned by digest",
                 quote(&item.image)
             );
-            collector.push(finding(Rule::ImageNotPinned, message).help(PIN_HELP));
+            let location = sources.find(&bundle.location, &item.image);
+            collector.push(finding(Rule::ImageNotPinned, message, &location).help(PIN_HELP));
         }
         for related in &item.related_images {
             if !related.image.is_empty() && !is_pinned(&related.image) {
@@ -77,18 +82,101 @@ pub(crate) fn check_bundles(catalog: &Catalog, bundles: &[u32], collector: &mut 
                     quote(&related.name),
                     quote(&related.image)
                 );
-                collector.push(finding(Rule::ImageNotPinned, message).help(PIN_HELP));
+                let location = sources.find(&bundle.location, &related.image);
+                collector.push(finding(Rule::ImageNotPinned, message, &location).help(PIN_HELP));
             }
         }
         if item.properties.iter().any(|p| p.kind == BUNDLE_OBJECT) {
             let message = "bundle still carries olm.bundle.object properties".to_owned();
-            collector.push(finding(Rule::BundleObjectPresent, message).help(
-                "olm.bundle.object embeds whole manifests; migrate to olm.csv.metadata with \
+            collector.push(
+                finding(Rule::BundleObjectPresent, message, &bundle.location).help(
+                    "olm.bundle.object embeds whole manifests; migrate to olm.csv.metadata with \
                  `fbc render --migrate` (opm: `opm render --migrate-level \
                  bundle-object-to-csv-metadata`)",
-            ));
+                ),
+            );
         }
     }
+}
+
+/// Finds where a value is written in the source of a blob, so that a finding about
+/// one image points at that image's line rather than at the start of its bundle.
+/// Each file is read once while its blobs come in order (one bounded read, as
+/// `Catalog::load` did); a file that cannot be read again (a catalog read from git
+/// or from an image that is gone) leaves the blob's own location.
+#[derive(Default)]
+struct Sources {
+    file: Option<SharedPath>,
+    text: Option<Vec<u8>>,
+    /// Where the last blob began: byte offset, line and column (1-based).
+    cursor: (usize, usize, usize),
+}
+
+impl Sources {
+    fn find(&mut self, blob: &Location, value: &str) -> Location {
+        if self.file.as_ref() != Some(&blob.file) {
+            self.file = Some(Arc::clone(&blob.file));
+            self.text = limits::read_file(&blob.file).ok();
+            self.cursor = (0, 1, 1);
+        }
+        let Some(text) = self.text.as_deref() else {
+            return blob.clone();
+        };
+        let target = (blob.line as usize, blob.column as usize);
+        if target < (self.cursor.1, self.cursor.2) {
+            self.cursor = (0, 1, 1);
+        }
+        let (mut start, mut line, mut column) = self.cursor;
+        while line < target.0 {
+            let Some(newline) = memchr::memchr(b'\n', &text[start..]) else {
+                return blob.clone();
+            };
+            start += newline + 1;
+            line += 1;
+            column = 1;
+        }
+        while column < target.1 && start < text.len() {
+            start += utf8_width(text[start]);
+            column += 1;
+        }
+        let start = start.min(text.len());
+        self.cursor = (start, line, column);
+        // The value as a whole: `a/op:v1` is not found inside `a/op:v10`.
+        let part_of_name = |byte: Option<&u8>| {
+            byte.is_some_and(|byte| byte.is_ascii_alphanumeric() || b"-._:/@".contains(byte))
+        };
+        let Some(found) = memchr::memmem::find_iter(&text[start..], value.as_bytes()).find(|&at| {
+            let at = start + at;
+            !part_of_name(at.checked_sub(1).and_then(|before| text.get(before)))
+                && !part_of_name(text.get(at + value.len()))
+        }) else {
+            return blob.clone();
+        };
+        let before = &text[start..start + found];
+        match memchr::memrchr(b'\n', before) {
+            None => Location::new(&blob.file, line, column + chars(before)),
+            Some(last) => Location::new(
+                &blob.file,
+                line + memchr::memchr_iter(b'\n', before).count(),
+                1 + chars(&before[last + 1..]),
+            ),
+        }
+    }
+}
+
+/// The length of the UTF-8 sequence that `lead` starts (1 for a stray byte).
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xF0..=0xF7 => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// The characters in `bytes`.
+fn chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|byte| (**byte & 0xC0) != 0x80).count()
 }
 
 const PIN_HELP: &str = "a tag can move; reference the image as name@sha256:<digest> so that \

@@ -794,3 +794,74 @@ fn snippets_draw_the_file_s_lines_and_list_locations_on_long_lines() {
         "{plain}"
     );
 }
+
+/// An unpinned image is located at its own value, not at the start of its bundle:
+/// on its line in a formatted file, at its column when the blobs share one line,
+/// and never inside a longer image name that starts the same way.
+#[test]
+fn unpinned_images_point_at_their_values() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let bundle = |version: &str| {
+        format!(
+            r#"{{"schema":"olm.bundle","name":"foo.v{version}","package":"foo","image":"quay.io/x/foo-bundle@sha256:{}","properties":[{{"type":"olm.package","value":{{"packageName":"foo","version":"{version}"}}}}],"relatedImages":[{{"name":"a","image":"quay.io/x/op:v10"}},{{"name":"b","image":"quay.io/x/op:v1"}}]}}"#,
+            "a".repeat(64)
+        )
+    };
+    let catalog = format!(
+        r#"{{"schema":"olm.package","name":"foo","defaultChannel":"s"}}{{"schema":"olm.channel","name":"s","package":"foo","entries":[{{"name":"foo.v1.0.0"}},{{"name":"foo.v2.0.0","replaces":"foo.v1.0.0"}}]}}{}{}"#,
+        bundle("1.0.0"),
+        bundle("2.0.0")
+    );
+    std::fs::write(dir.path().join("catalog.json"), &catalog).expect("write");
+    let output = run(&[
+        "validate",
+        "-o",
+        "json",
+        dir.path().to_str().expect("UTF-8"),
+    ]);
+    let report = parse_json(&stdout(&output));
+    let columns: Vec<(String, u64)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|finding| {
+            let location = &finding["locations"][0];
+            assert_eq!(location["line"], json!(1));
+            (
+                finding["message"].as_str().expect("message").to_owned(),
+                location["column"].as_u64().expect("column"),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, u64)> = catalog
+        .match_indices("\"quay.io/x/op:v1")
+        .map(|(at, found)| {
+            let name = if catalog[at + found.len()..].starts_with('0') {
+                "a"
+            } else {
+                "b"
+            };
+            let image = &catalog[at + 1..at + 1 + catalog[at + 1..].find('"').expect("end")];
+            (
+                format!("related image \"{name}\" (\"{image}\") is not pinned by digest"),
+                u64::try_from(at + 2).expect("small"),
+            )
+        })
+        .collect();
+    assert_eq!(expected.len(), 4);
+    assert_eq!(columns, expected);
+
+    let output = run(&[
+        "validate",
+        "-o",
+        "json",
+        "testdata/validate/image-not-pinned",
+    ]);
+    let lines: Vec<Value> = parse_json(&stdout(&output))["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|finding| finding["locations"][0]["line"].clone())
+        .collect();
+    assert_eq!(lines, [json!(20), json!(33)], "the image lines");
+}
