@@ -211,6 +211,19 @@ impl miette::Diagnostic for LoadErrors {
 
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
         let mut lines = Vec::new();
+        let inside = self.root.parent().filter(|parent| {
+            let part = self.root.file_name().and_then(|name| name.to_str());
+            matches!(part, Some("manifests" | "metadata")) && super::is_bundle_directory(parent)
+        });
+        if let Some(bundle) = inside {
+            let text = |dir: &std::path::Path| crate::shown::path(dir, crate::shown::Form::Text);
+            lines.push(format!(
+                "{} is part of the bundle directory {}: render the bundle with `fbc render {}`",
+                text(&self.root),
+                text(bundle),
+                text(bundle)
+            ));
+        }
         let (_, hidden) = self.shown();
         if hidden > 0 {
             lines.push(format!(

@@ -1,7 +1,6 @@
 //! `fbc alpha convert-template`, `fbc init` and `fbc alpha list`: read the input,
 //! call the core, print the result; errors carry opm's message texts.
 
-use std::io::Read as _;
 use std::path::Path;
 
 use crate::ExitStatus;
@@ -21,11 +20,14 @@ use crate::template::TemplateType;
 #[diagnostic(code(fbc::authoring))]
 pub(crate) struct AuthoringError {
     message: String,
+    #[help]
+    help: Option<String>,
 }
 
 fn failed(message: impl Into<String>) -> AuthoringError {
     AuthoringError {
         message: message.into(),
+        help: None,
     }
 }
 
@@ -87,13 +89,16 @@ pub(crate) fn convert_template(command: &ConvertTemplateCommand) -> miette::Resu
 }
 
 pub(crate) fn init(args: &InitArgs) -> miette::Result<ExitStatus> {
+    // opm's texts for files that cannot be opened or read; fbc also refuses what
+    // is not a regular file and stops at FBC_MAX_FILE_SIZE, as for every file.
     let open = |path: &Path, what: &str| {
-        std::fs::File::open(path).map_err(|error| {
-            failed(format!(
+        crate::limits::open_regular(path).map_err(|error| match error {
+            crate::limits::ReadError::Io(error) => failed(format!(
                 "open {what} file: open {}: {}",
                 path.display(),
                 os_error(&error)
-            ))
+            )),
+            refused => failed(format!("open {what} file: {}: {refused}", path.display())),
         })
     };
     let icon_file = args
@@ -106,17 +111,18 @@ pub(crate) fn init(args: &InitArgs) -> miette::Result<ExitStatus> {
         .as_deref()
         .map(|path| open(path, "description").map(|file| (path, file)))
         .transpose()?;
-    let read = |(path, mut file): (&Path, std::fs::File), what: &str| {
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map(|_| bytes)
-            .map_err(|error| {
-                failed(format!(
+    let read = |(path, file): (&Path, std::fs::File), what: &str| {
+        let expected = file.metadata().map_or(0, |metadata| metadata.len());
+        crate::limits::read_limited(file, expected, crate::limits::get().max_file_size).map_err(
+            |error| match error {
+                crate::limits::ReadError::Io(error) => failed(format!(
                     "read {what}: read {}: {}",
                     path.display(),
                     os_error(&error)
-                ))
-            })
+                )),
+                refused => failed(format!("read {what}: {}: {refused}", path.display())),
+            },
+        )
     };
     let description = description_file
         .map(|file| {
@@ -133,8 +139,17 @@ pub(crate) fn init(args: &InitArgs) -> miette::Result<ExitStatus> {
         .transpose()?;
     let icon = icon_file
         .map(|file| {
+            let path = file.0;
             let bytes = read(file, "icon")?;
-            let media_type = crate::init::icon_media_type(&bytes).map_err(failed)?;
+            let media_type = crate::init::icon_media_type(&bytes).map_err(|message| {
+                let mut error = failed(message);
+                error.help = Some(format!(
+                    "the icon (-i/--icon) {} is not an image: give a PNG, JPEG, GIF, SVG or \
+                     another image file",
+                    crate::shown::path(path, crate::shown::Form::Text)
+                ));
+                error
+            })?;
             Ok::<_, AuthoringError>((bytes, media_type.to_owned()))
         })
         .transpose()?;

@@ -8,6 +8,7 @@ use rayon::prelude::*;
 
 use crate::ExitStatus;
 use crate::bundle::migrate::Migrations;
+use crate::model::property::BUNDLE_OBJECT;
 use crate::bundle::{self, BundleError, BundleImage, ImageTemplate};
 use crate::catalog::{self, Catalog, Located, Location};
 use crate::cli::{OutputFormat, RenderArgs};
@@ -107,6 +108,27 @@ struct EmptyCatalog {
     reference: String,
 }
 
+/// `--migrate` on bundles without an image: opm leaves their bundle objects in
+/// place without a word (its migration needs the image), which surprises whoever
+/// rendered a bundle directory to get `olm.csv.metadata`.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error(
+    "{reference}: {count} bundle(s) without an image keep their olm.bundle.object \
+     properties: opm migrates only bundles that have an image"
+)]
+#[diagnostic(
+    severity(Warning),
+    help(
+        "give the bundle an image with --image-ref-template (opm: \
+         --alpha-image-ref-template), e.g. --image-ref-template \
+         'quay.io/example/{{{{.Package}}}}-bundle:v{{{{.Version}}}}'"
+    )
+)]
+struct NotMigrated {
+    reference: String,
+    count: usize,
+}
+
 pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
     let settings = settings(args)?;
     // References are independent: render them in parallel, then combine them (and
@@ -124,6 +146,26 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
                 reference: reference.to_string_lossy().into_owned(),
             };
             crate::output::diagnostics::print_report(&miette::Report::new(warning));
+        }
+        if settings
+            .migrations
+            .is_some_and(Migrations::replaces_objects)
+        {
+            let count = part
+                .bundles
+                .iter()
+                .filter(|bundle| {
+                    bundle.item.image.is_empty()
+                        && bundle.item.properties.iter().any(|p| p.kind == BUNDLE_OBJECT)
+                })
+                .count();
+            if count > 0 {
+                let warning = NotMigrated {
+                    reference: reference.to_string_lossy().into_owned(),
+                    count,
+                };
+                crate::output::diagnostics::print_report(&miette::Report::new(warning));
+            }
         }
         combined.extend(part);
     }

@@ -150,6 +150,22 @@ fn init_writes_a_package_with_a_detected_icon_type() {
         "{}",
         stderr(&refused)
     );
+    assert!(
+        stderr(&refused).contains("the icon (-i/--icon) star.svg is not an image"),
+        "opm's text gets a hint naming the flag and the file: {}",
+        stderr(&refused)
+    );
+    for (flag, what) in [("-i", "icon"), ("-d", "description")] {
+        let device = run_in(dir.path(), &["init", "foo", flag, "/dev/zero"]);
+        assert_eq!(device.status.code(), Some(2));
+        assert!(
+            stderr(&device).contains(&format!(
+                "open {what} file: /dev/zero: a device, not a regular file"
+            )),
+            "{}",
+            stderr(&device)
+        );
+    }
     write(dir.path(), "empty.png", b"");
     let empty = run_in(dir.path(), &["init", "foo", "-i", "empty.png"]);
     assert!(

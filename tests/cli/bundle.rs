@@ -107,6 +107,12 @@ fn migrations_skip_bundles_without_an_image() {
             stderr(&output)
         );
         assert_eq!(stdout(&output), stdout(&plain), "{level:?}");
+        let warned = stderr(&output).contains(
+            "warning: testdata/bundles/registry-v1: 1 bundle(s) without an image keep \
+             their olm.bundle.object properties",
+        );
+        let migrates = !matches!(level.get(1), Some(&("none" | "")));
+        assert_eq!(warned, migrates, "{level:?}: {}", stderr(&output));
     }
     let template = [
         "render",
@@ -119,6 +125,23 @@ fn migrations_skip_bundles_without_an_image() {
     assert_matches_file(
         &stdout(&output),
         &testdata("bundles/registry-v1.template.json"),
+    );
+}
+
+/// A bundle's `manifests` directory rendered as a catalog names the bundle
+/// directory to render instead.
+#[test]
+fn a_bundles_manifests_directory_points_at_the_bundle() {
+    let output = run(&["render", "testdata/bundles/registry-v1/manifests"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains(
+            "help: testdata/bundles/registry-v1/manifests is part of the bundle directory \
+             testdata/bundles/registry-v1: render the bundle with `fbc render \
+             testdata/bundles/registry-v1`"
+        ),
+        "{}",
+        stderr(&output)
     );
 }
 
