@@ -392,6 +392,7 @@ fn invalid_file(
 ) -> LoadError {
     let position = position.min(text.len());
     let (line, column) = line_and_column(text, position);
+    let help = help.or_else(|| yaml_line_note(&message, line));
     LoadError::InvalidFile {
         message,
         path: path.to_path_buf(),
@@ -404,6 +405,24 @@ fn invalid_file(
         at: (position, 0).into(),
         help,
     }
+}
+
+/// opm's YAML errors carry yaml.v2's `line N`, counted from the start of the
+/// document (a later document counts from the line after its `---`) and, for
+/// parser errors, from 0: when it differs from the file line, say which is which.
+fn yaml_line_note(message: &str, file_line: usize) -> Option<String> {
+    // Only a catalog document's own error: a bundle object's counts lines of the
+    // decoded manifest.
+    const PREFIX: &str = "error converting YAML to JSON: yaml: line ";
+    let rest = &message[message.find(PREFIX)? + PREFIX.len()..];
+    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+    let yaml_line: usize = rest[..digits].parse().ok()?;
+    (rest[digits..].starts_with(':') && yaml_line != file_line).then(|| {
+        format!(
+            "\"line {yaml_line}\" is yaml.v2's count within this YAML document (opm's \
+             message); the error is at line {file_line} of the file"
+        )
+    })
 }
 
 /// Skips blank, comment and `---` lines so that a blob's location points at its
@@ -628,6 +647,31 @@ pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), Load
 mod tests {
     use super::*;
     use std::fmt::Write as _;
+
+    #[test]
+    fn yaml_lines_are_told_apart_from_file_lines() {
+        let note = yaml_line_note(
+            "error converting YAML to JSON: yaml: line 2: did not find",
+            6,
+        );
+        assert_eq!(
+            note.as_deref(),
+            Some(
+                "\"line 2\" is yaml.v2's count within this YAML document (opm's message); the error is at line 6 of the file"
+            )
+        );
+        let at = |rest: &str| format!("error converting YAML to JSON: yaml: {rest}");
+        assert_eq!(yaml_line_note(&at("line 6: mapping values"), 6), None);
+        assert_eq!(
+            yaml_line_note(&at("did not find expected ',' or ']'"), 6),
+            None
+        );
+        assert_eq!(yaml_line_note(&at("line 2x"), 6), None);
+        assert_eq!(
+            yaml_line_note("convert bundle object: yaml: line 2: x", 6),
+            None
+        );
+    }
 
     #[test]
     fn a_file_removed_after_the_walk_listed_it_is_named() {

@@ -8,12 +8,12 @@ use rayon::prelude::*;
 
 use crate::ExitStatus;
 use crate::bundle::migrate::Migrations;
-use crate::model::property::BUNDLE_OBJECT;
 use crate::bundle::{self, BundleError, BundleImage, ImageTemplate};
 use crate::catalog::{self, Catalog, Located, Location};
 use crate::cli::{OutputFormat, RenderArgs};
 use crate::go::fmt::quote;
 use crate::image::{self, ImageKind, PullOptions};
+use crate::model::property::BUNDLE_OBJECT;
 use crate::output::catalog::{Format, WriteError, write_catalog};
 
 /// What `render` was asked to do, free of clap.
@@ -156,7 +156,11 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
                 .iter()
                 .filter(|bundle| {
                     bundle.item.image.is_empty()
-                        && bundle.item.properties.iter().any(|p| p.kind == BUNDLE_OBJECT)
+                        && bundle
+                            .item
+                            .properties
+                            .iter()
+                            .any(|p| p.kind == BUNDLE_OBJECT)
                 })
                 .count();
             if count > 0 {
