@@ -79,8 +79,25 @@ impl Rule {
     }
 
     /// Whether the rule holds for an entry with these properties (`type`, decoded
-    /// value); an evaluation error is "no".
-    pub(crate) fn matches(&self, properties: &[(String, serde_json::Value)]) -> bool {
+    /// value); an evaluation error is "no". The evaluation first spends from
+    /// `budget` a bound on its cost (see [`cost`]); `None` when the budget cannot
+    /// pay for it, and nothing is evaluated: nested comprehensions over a long
+    /// property list would otherwise run for hours (cel-go sets no bound either).
+    pub(crate) fn matches(
+        &self,
+        properties: &[(String, serde_json::Value)],
+        budget: &mut u64,
+    ) -> Option<bool> {
+        let widest = properties
+            .iter()
+            .map(|(_, value)| widest_collection(value))
+            .max()
+            .unwrap_or(0);
+        let bound = Bound {
+            properties: properties.len() as u64,
+            values: widest,
+        };
+        *budget = budget.checked_sub(cost(&self.expression, bound))?;
         let list: Vec<Value> = properties
             .iter()
             .map(|(kind, value)| {
@@ -96,12 +113,88 @@ impl Rule {
             .add_function("semver_compare", semver_compare)
             .is_err()
         {
-            return false;
+            return Some(false);
         }
-        matches!(
+        Some(matches!(
             Value::resolve(&self.expression, &context),
             Ok(Value::Bool(true))
-        )
+        ))
+    }
+}
+
+/// What bounds the collections an evaluation can meet: the entry's property list,
+/// and the widest list or map inside a property value.
+#[derive(Clone, Copy)]
+struct Bound {
+    properties: u64,
+    values: u64,
+}
+
+/// The most elements of any list or map in `value`.
+fn widest_collection(value: &serde_json::Value) -> u64 {
+    match value {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .map(widest_collection)
+            .max()
+            .unwrap_or(0)
+            .max(items.len() as u64),
+        serde_json::Value::Object(map) => map
+            .values()
+            .map(widest_collection)
+            .max()
+            .unwrap_or(0)
+            .max(map.len() as u64),
+        _ => 0,
+    }
+}
+
+/// An upper bound on the nodes evaluating `expr` visits: each node once, a
+/// comprehension's condition and step once per element of its range.
+fn cost(expr: &IdedExpr, bound: Bound) -> u64 {
+    let sum = |exprs: &mut dyn Iterator<Item = &IdedExpr>| {
+        exprs.fold(1u64, |total, e| total.saturating_add(cost(e, bound)))
+    };
+    match &expr.expr {
+        Expr::Comprehension(c) => {
+            let per_element = cost(&c.loop_cond, bound).saturating_add(cost(&c.loop_step, bound));
+            sum(&mut [&c.iter_range, &c.accu_init, &c.result].into_iter())
+                .saturating_add(size(&c.iter_range, bound).saturating_mul(per_element))
+        }
+        Expr::Call(call) => sum(&mut call.target.as_deref().into_iter().chain(&call.args)),
+        Expr::Select(select) => sum(&mut std::iter::once(&*select.operand)),
+        Expr::List(list) => sum(&mut list.elements.iter()),
+        Expr::Map(map) => sum(&mut map.entries.iter().flat_map(|entry| match &entry.expr {
+            EntryExpr::MapEntry(entry) => vec![&entry.key, &entry.value],
+            EntryExpr::StructField(field) => vec![&field.value],
+        })),
+        Expr::Struct(structure) => {
+            sum(&mut structure
+                .entries
+                .iter()
+                .flat_map(|entry| match &entry.expr {
+                    EntryExpr::MapEntry(entry) => vec![&entry.key, &entry.value],
+                    EntryExpr::StructField(field) => vec![&field.value],
+                }))
+        }
+        Expr::Literal(_) | Expr::Ident(_) | Expr::Unspecified => 1,
+    }
+}
+
+/// An upper bound on the elements of the collection `expr` evaluates to: a list
+/// literal its elements, a concatenation the sum of its parts, a comprehension
+/// (`map`, `filter`) its range, and anything else (`properties`, a property value,
+/// a loop variable) the property list or the widest collection in the values.
+fn size(expr: &IdedExpr, bound: Bound) -> u64 {
+    match &expr.expr {
+        Expr::List(list) => list.elements.len() as u64,
+        Expr::Map(map) => map.entries.len() as u64,
+        Expr::Comprehension(c) => size(&c.iter_range, bound),
+        Expr::Call(call) if call.func_name == operators::ADD => call
+            .args
+            .iter()
+            .fold(0u64, |total, arg| total.saturating_add(size(arg, bound))),
+        _ => bound.values.max(bound.properties),
     }
 }
 
@@ -641,18 +734,57 @@ mod tests {
                 json!({"packageName": "zz-target", "version": "1.0.0"}),
             ),
         ]);
-        assert!(rule.matches(&entry));
+        let mut budget = u64::MAX;
+        assert_eq!(rule.matches(&entry, &mut budget), Some(true));
         let level = Rule::compile(
             r#"properties.exists(p, p.type == "level" && p.value == 3 && p.value > 2)"#,
         )
         .unwrap();
-        assert!(level.matches(&props(&[("level", json!(3))])));
+        assert_eq!(
+            level.matches(&props(&[("level", json!(3))]), &mut budget),
+            Some(true)
+        );
         let count =
             Rule::compile(r#"properties.filter(p, p.type == "olm.gvk.required").size() == 2"#)
                 .unwrap();
-        assert!(count.matches(&props(&[
+        let two = props(&[
             ("olm.gvk.required", json!({})),
-            ("olm.gvk.required", json!({}))
-        ])));
+            ("olm.gvk.required", json!({})),
+        ]);
+        assert_eq!(count.matches(&two, &mut budget), Some(true));
+    }
+
+    #[test]
+    fn nested_comprehensions_are_refused_beyond_the_budget() {
+        let nested = Rule::compile(
+            "properties.all(a, properties.all(b, properties.all(c, properties.all(d, \
+             properties.all(e, e.type != 'x')))))",
+        )
+        .unwrap();
+        let many: Vec<(&str, serde_json::Value)> = (0..42).map(|_| ("p", json!(1))).collect();
+        let entry = props(&many);
+        // 42^5 evaluations of the innermost body: over twenty million steps.
+        let mut budget = 20_000_000;
+        assert_eq!(nested.matches(&entry, &mut budget), None);
+        assert_eq!(budget, 20_000_000, "nothing is spent on a refused rule");
+        let few = props(&many[..3]);
+        assert_eq!(nested.matches(&few, &mut budget), Some(true));
+        assert!(budget < 20_000_000 && budget > 19_000_000, "{budget}");
+    }
+
+    #[test]
+    fn costs_are_linear_in_the_properties_for_one_comprehension() {
+        let rule =
+            Rule::compile("properties.exists(p, p.type == 'olm.maxOpenShiftVersion')").unwrap();
+        let bound = |properties| Bound {
+            properties,
+            values: 3,
+        };
+        let small = cost(&rule.expression, bound(10));
+        let large = cost(&rule.expression, bound(1000));
+        assert!(large <= small * 100 + 100, "{small} {large}");
+        let list =
+            Rule::compile("[1, 2] + properties.map(p, p.type).filter(t, t == 'a') == []").unwrap();
+        assert!(cost(&list.expression, bound(1000)) < 20_000);
     }
 }

@@ -52,9 +52,18 @@ impl Predicate {
         }
     }
 
-    /// Whether `entry` matches.
-    pub(crate) fn matches(&self, entry: &Entry) -> bool {
-        match self {
+    /// Whether `entry` matches; `None` when CEL rules would cost more than what
+    /// is left of `budget` (see `cel::Rule::matches`).
+    pub(crate) fn matches(&self, entry: &Entry, budget: &mut u64) -> Option<bool> {
+        let any = |children: &[Predicate], budget: &mut u64| {
+            for child in children {
+                if child.matches(entry, budget)? {
+                    return Some(true);
+                }
+            }
+            Some(false)
+        };
+        Some(match self {
             Predicate::Gvk {
                 group,
                 version,
@@ -79,11 +88,18 @@ impl Predicate {
                 .properties
                 .iter()
                 .any(|(kind, value)| kind == "olm.label" && field(value, "label") == label),
-            Predicate::All(children) => children.iter().all(|c| c.matches(entry)),
-            Predicate::Any(children) => children.iter().any(|c| c.matches(entry)),
-            Predicate::Not(children) => !children.iter().any(|c| c.matches(entry)),
-            Predicate::Cel { rule, .. } => rule.matches(&entry.properties),
-        }
+            Predicate::All(children) => {
+                for child in children {
+                    if !child.matches(entry, budget)? {
+                        return Some(false);
+                    }
+                }
+                true
+            }
+            Predicate::Any(children) => any(children, budget)?,
+            Predicate::Not(children) => !any(children, budget)?,
+            Predicate::Cel { rule, .. } => rule.matches(&entry.properties, budget)?,
+        })
     }
 
     /// OLM's `String()`: what follows `requires an operator `.

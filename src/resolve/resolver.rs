@@ -119,6 +119,8 @@ pub(crate) fn resolve(universe: &mut Universe, namespace: &Namespace, global: &s
         matches: HashMap::new(),
         groups: HashMap::new(),
         dependencies: HashMap::new(),
+        cel_budget: crate::limits::get().resolve_steps,
+        gave_up: false,
     };
     resolver.run(namespace)
 }
@@ -139,12 +141,19 @@ struct Resolver<'u> {
     groups: HashMap<(usize, &'u str, &'u str), Vec<EntryId>>,
     /// Per variable, its requirements: text and candidates, for the explanation.
     dependencies: HashMap<Var, Vec<(String, Vec<Var>)>>,
+    /// What CEL rules may still cost (`FBC_RESOLVE_STEPS`, apart from the search's).
+    cel_budget: u64,
+    /// CEL rules cost more than the budget: whatever else happens, no answer.
+    gave_up: bool,
 }
 
 impl<'u> Resolver<'u> {
     fn run(&mut self, namespace: &Namespace) -> Answer {
         let installed: Vec<EntryId> = self.universe.sources[self.existing].entries.clone();
         let errors = self.process(installed);
+        if self.gave_up {
+            return Answer::GaveUp;
+        }
         if !errors.is_empty() {
             return prevented(&errors);
         }
@@ -153,6 +162,9 @@ impl<'u> Resolver<'u> {
             if let Err(mut failed) = self.subscription(subscription) {
                 errors.append(&mut failed);
             }
+        }
+        if self.gave_up {
+            return Answer::GaveUp;
         }
         if !errors.is_empty() {
             return prevented(&errors);
@@ -275,20 +287,32 @@ impl<'u> Resolver<'u> {
         let key = format!("{predicate:?}");
         if !self.matches.contains_key(&key) {
             let (universe, visible) = (self.universe, &self.visible);
+            let budget = &mut self.cel_budget;
             // Visible catalogs in order, each in its order: entries are numbered
             // in that order, so the entries of a hint keep it.
-            let found = crate::stack::on_deep_stack(|| match predicate.hint() {
-                Some(hint) => universe
-                    .hinted(hint)
-                    .filter(|e| visible.contains(&universe.entries[*e].source))
-                    .filter(|e| predicate.matches(&universe.entries[*e]))
-                    .collect::<Vec<EntryId>>(),
-                None => visible
-                    .iter()
-                    .flat_map(|s| universe.sources[*s].entries.iter().copied())
-                    .filter(|e| predicate.matches(&universe.entries[*e]))
-                    .collect::<Vec<EntryId>>(),
+            let found = crate::stack::on_deep_stack(|| {
+                let tried: Vec<EntryId> = match predicate.hint() {
+                    Some(hint) => universe
+                        .hinted(hint)
+                        .filter(|e| visible.contains(&universe.entries[*e].source))
+                        .collect(),
+                    None => visible
+                        .iter()
+                        .flat_map(|s| universe.sources[*s].entries.iter().copied())
+                        .collect(),
+                };
+                let mut found = Vec::new();
+                for e in tried {
+                    if predicate.matches(&universe.entries[e], budget)? {
+                        found.push(e);
+                    }
+                }
+                Some(found)
             });
+            let Some(found) = found else {
+                self.gave_up = true;
+                return Ok(Vec::new());
+            };
             self.matches.insert(key.clone(), found);
         }
         let matching: HashSet<EntryId> = self.matches[&key].iter().copied().collect();
