@@ -30,6 +30,23 @@ pub(crate) fn stream_stdout<T>(
     }
 }
 
+/// Streams a catalog to stdout as it is encoded (nothing is written when YAML
+/// output is refused); a reader that stops early (`| head`) is not an error.
+pub(crate) fn stream_catalog(
+    catalog: &crate::catalog::Catalog,
+    format: crate::output::catalog::Format,
+) -> Result<(), crate::output::catalog::WriteError> {
+    use crate::output::catalog::WriteError;
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match crate::output::catalog::write_catalog(catalog, format, &mut stdout)
+        .and_then(|()| stdout.flush().map_err(WriteError::Io))
+    {
+        Err(WriteError::Io(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
 /// Writes `bytes` on stdout; a reader that stops early (`| head`) is not an error.
 pub(crate) fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;

@@ -14,7 +14,7 @@ use crate::cli::{OutputFormat, RenderArgs};
 use crate::go::fmt::quote;
 use crate::image::{self, ImageKind, PullOptions};
 use crate::model::property::BUNDLE_OBJECT;
-use crate::output::catalog::{Format, WriteError, write_catalog};
+use crate::output::catalog::Format;
 
 /// What `render` was asked to do, free of clap.
 struct Settings {
@@ -173,15 +173,8 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
         }
         combined.extend(part);
     }
-    let stdout = std::io::stdout();
-    match write_catalog(&combined, settings.format, &mut stdout.lock()) {
-        Ok(()) => Ok(ExitStatus::Success),
-        // A reader that stops early (`fbc render | head`) is not an error.
-        Err(WriteError::Io(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
-            Ok(ExitStatus::Success)
-        }
-        Err(error) => Err(error.into()),
-    }
+    super::stream_catalog(&combined, settings.format)?;
+    Ok(ExitStatus::Success)
 }
 
 /// One reference rendered, post-processed and migrated, as opm does per reference:

@@ -14,7 +14,7 @@ use crate::go::fmt::{os_error, quote};
 use crate::graph::deprecations::Deprecations;
 use crate::graph::selection::{Filters, select};
 use crate::image::PullOptions;
-use crate::output::catalog::{Format, write_catalog};
+use crate::output::catalog::Format;
 use crate::template::images::ImageRenderer;
 use crate::template::{self, TemplateError, TemplateType};
 
@@ -199,16 +199,14 @@ pub(crate) fn run(args: &RenderTemplateArgs) -> miette::Result<ExitStatus> {
     if let Some(committed) = &args.check {
         return check(&catalog, committed);
     }
-    let bytes = write(&catalog, args.output)?;
-    super::write_stdout(&bytes)
-        .map_err(|error| RenderTemplateError::new(format!("writing output: {error}")))?;
+    write(&catalog, args.output)?;
     Ok(ExitStatus::Success)
 }
 
-/// The whole output, so that a failure leaves nothing on stdout.
-fn write(catalog: &Catalog, format: TemplateFormat) -> Result<Vec<u8>, RenderTemplateError> {
+/// The output, streamed as `render` streams it (a refused YAML output writes
+/// nothing); a mermaid graph is drawn whole first.
+fn write(catalog: &Catalog, format: TemplateFormat) -> Result<(), RenderTemplateError> {
     let writing = |error: String| RenderTemplateError::new(format!("writing output: {error}"));
-    let mut bytes = Vec::new();
     match format {
         TemplateFormat::Json | TemplateFormat::Yaml => {
             let format = if format == TemplateFormat::Json {
@@ -216,8 +214,7 @@ fn write(catalog: &Catalog, format: TemplateFormat) -> Result<Vec<u8>, RenderTem
             } else {
                 Format::Yaml
             };
-            write_catalog(catalog, format, &mut bytes)
-                .map_err(|error| writing(error.to_string()))?;
+            super::stream_catalog(catalog, format).map_err(|error| writing(error.to_string()))
         }
         TemplateFormat::Mermaid => {
             // opm's library default: no filters, OLM classic's semantics drawn.
@@ -228,10 +225,9 @@ fn write(catalog: &Catalog, format: TemplateFormat) -> Result<Vec<u8>, RenderTem
             for warning in drawn.warnings {
                 eprintln!("{warning}");
             }
-            bytes = drawn.text.into_bytes();
+            super::write_stdout(drawn.text.as_bytes()).map_err(|error| writing(error.to_string()))
         }
     }
-    Ok(bytes)
 }
 
 /// `--check`: exit 0 when the committed file is what the template renders to,

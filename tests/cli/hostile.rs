@@ -1360,3 +1360,51 @@ fn nested_cel_comprehensions_are_bounded_by_the_step_budget() {
         stderr(&output)
     );
 }
+
+/// `render-template --check` against a file in which every one of 20,000
+/// packages changed: the diff anchors on lines found once on each side (11 s in
+/// a release build when it searched the whole file for the shortest diff).
+#[test]
+fn a_check_with_thousands_of_changed_blobs_stays_fast() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (mut template, mut committed) = (
+        String::from("schema: olm.template.basic\nentries:\n"),
+        String::new(),
+    );
+    for i in 0..20_000 {
+        let _ = write!(
+            template,
+            "- schema: olm.package\n  name: p{i:05}\n  defaultChannel: stable\n  description: new\n"
+        );
+        let _ = write!(
+            committed,
+            "---\ndefaultChannel: stable\ndescription: old\nname: p{i:05}\nschema: olm.package\n"
+        );
+    }
+    std::fs::write(dir.path().join("t.yaml"), template).expect("write");
+    std::fs::write(dir.path().join("c.yaml"), committed).expect("write");
+    let output = run_within(
+        fbc().current_dir(dir.path()).args([
+            "alpha",
+            "render-template",
+            "basic",
+            "t.yaml",
+            "--check",
+            "c.yaml",
+        ]),
+        Duration::from_secs(60),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diff = stdout(&output);
+    assert_eq!(
+        diff.matches("\n-description: old\n+description: new\n")
+            .count(),
+        20_000
+    );
+    assert_eq!(
+        diff.lines()
+            .filter(|line| line.starts_with(['-', '+']))
+            .count(),
+        40_002
+    );
+}
