@@ -1,19 +1,20 @@
 //! `fbc diff OLD NEW`: load both catalogs (directories, images or `REV:PATH` from
 //! git), compare them, and write the report in the chosen format.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use crate::ExitStatus;
 use crate::catalog::Catalog;
 use crate::catalog::git::{self, GitPath};
 use crate::cli::{DiffArgs, DiffFormat, RegistryArgs};
-use crate::diff::{self, Options, Report, json, markdown, text};
+use crate::diff::{self, Failed, Options, PackageReport, json, markdown, text};
 use crate::graph::deprecations::Deprecations;
 use crate::graph::upgrade::Semantics;
 use crate::output::gitlab;
 use crate::shown::Form;
 
-use super::graph::{load_references, write_stdout};
+use super::graph::load_references;
 
 pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
     let sources = [GitPath::parse(&args.old), GitPath::parse(&args.new)];
@@ -32,30 +33,64 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
         semantics: Semantics::chosen(args.semantics),
         allow: &args.allow,
     };
-    let report = diff::compare(&old, &new, &old_deprecations, &new_deprecations, &options)
-        .map_err(super::graph::InputError::from)?;
-    let output = match args.output {
-        DiffFormat::Text => text::write_text(&report),
-        DiffFormat::Markdown => markdown::write_markdown(&report),
-        DiffFormat::Json => json::write_json(&report),
-        DiffFormat::Gitlab => {
-            let revisions: Vec<&str> = sources
-                .iter()
-                .flatten()
-                .map(|s| s.revision.as_str())
-                .collect();
-            let mut out = Vec::new();
-            let issues = issues(&report, &revisions);
-            gitlab::write(|| issues.iter().cloned(), &mut out).expect("writing to memory succeeds");
-            String::from_utf8(out).expect("the report is UTF-8")
+    let revisions: Vec<&str> = sources
+        .iter()
+        .flatten()
+        .map(|s| s.revision.as_str())
+        .collect();
+    let mut writer = match args.output {
+        DiffFormat::Text => Writer::Text(text::TextReport::new().map_err(Failed::Write)?),
+        DiffFormat::Markdown => {
+            Writer::Markdown(markdown::MarkdownReport::new().map_err(Failed::Write)?)
         }
+        DiffFormat::Json => Writer::Json(json::JsonReport::new().map_err(Failed::Write)?),
+        DiffFormat::Gitlab => Writer::Gitlab(Vec::new()),
     };
-    write_stdout(output.as_bytes())?;
-    Ok(if report.fails() {
+    let totals = diff::compare(
+        (&old, &new),
+        (&old_deprecations, &new_deprecations),
+        &options,
+        |report| match &mut writer {
+            Writer::Text(text) => text.package(report),
+            Writer::Markdown(markdown) => markdown.package(report),
+            Writer::Json(json) => json.package(report),
+            Writer::Gitlab(issues) => {
+                issues.extend(issues_of(report, &options.new, &revisions));
+                Ok(())
+            }
+        },
+    )?;
+    // Nothing is written before the whole report is: a comparison that fails on
+    // its way leaves stdout empty.
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = match writer {
+        Writer::Text(text) => text.finish(&options, &totals, &mut out),
+        Writer::Markdown(markdown) => markdown.finish(&options, &totals, &mut out),
+        Writer::Json(json) => json.finish(&options, &totals, &mut out),
+        Writer::Gitlab(issues) => gitlab::write(|| issues.iter().cloned(), &mut out),
+    }
+    .and_then(|()| out.flush());
+    match written {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            return Err(Failed::Write(error).into());
+        }
+        _ => {}
+    }
+    Ok(if totals.fails() {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
     })
+}
+
+/// The report being written, in the chosen format.
+enum Writer {
+    Text(text::TextReport),
+    Markdown(markdown::MarkdownReport),
+    Json(json::JsonReport),
+    /// Issues are few (one per problem) and GitLab wants them in one array.
+    Gitlab(Vec<gitlab::Issue>),
 }
 
 /// A catalog directory or image, or `REV:PATH` read from git.
@@ -73,44 +108,45 @@ fn load(
     Ok(load_references(&[PathBuf::from(reference)], registry)?)
 }
 
-/// One Code Quality issue per problem, at its blob in NEW (or in OLD for what NEW
-/// no longer has).
-fn issues(report: &Report, revisions: &[&str]) -> Vec<gitlab::Issue> {
-    report
-        .problems()
-        .map(|problem| {
-            let (path, line) = problem.location.as_ref().map_or_else(
-                || (report.new.clone(), 1),
-                |location| {
-                    (
-                        repository_path(&location.file, revisions),
-                        location.line as usize,
-                    )
-                },
-            );
-            let subject = [
-                Some(problem.package.as_str()),
-                problem.channel.as_deref(),
-                problem.bundle.as_deref(),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join("/");
-            gitlab::Issue {
-                description: problem.message.clone(),
-                check_name: format!("fbc-diff/{}", problem.rule.as_str()),
-                severity: match (problem.allowed, problem.rule.is_error()) {
-                    (true, _) => "info",
-                    (false, true) => "major",
-                    (false, false) => "minor",
-                },
-                path,
-                line,
-                identity: subject,
-            }
-        })
-        .collect()
+/// One Code Quality issue per problem of a package, at its blob in NEW (or in OLD
+/// for what NEW no longer has).
+fn issues_of<'r>(
+    report: &'r PackageReport,
+    new: &'r str,
+    revisions: &'r [&str],
+) -> impl Iterator<Item = gitlab::Issue> + 'r {
+    report.problems.iter().map(move |problem| {
+        let (path, line) = problem.location.as_ref().map_or_else(
+            || (new.to_owned(), 1),
+            |location| {
+                (
+                    repository_path(&location.file, revisions),
+                    location.line as usize,
+                )
+            },
+        );
+        let subject = [
+            Some(problem.package.as_str()),
+            problem.channel.as_deref(),
+            problem.bundle.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("/");
+        gitlab::Issue {
+            description: problem.message.clone(),
+            check_name: format!("fbc-diff/{}", problem.rule.as_str()),
+            severity: match (problem.allowed, problem.rule.is_error()) {
+                (true, _) => "info",
+                (false, true) => "major",
+                (false, false) => "minor",
+            },
+            path,
+            line,
+            identity: subject,
+        }
+    })
 }
 
 /// A file's path as GitLab wants it, relative to the repository: a file read from

@@ -4,28 +4,14 @@
 
 use serde::Serialize;
 
-use super::changes::{Edges, PackageDiff, Status};
+use super::changes::{Edges, PackageDiff};
 use super::impact::Installation;
-use super::{Problem, Report};
+use super::{Options, PackageReport, Problem, Totals};
 use crate::catalog::Location;
+use crate::output::spool::Spool;
 use crate::shown::Form;
 
 pub(crate) const FORMAT_VERSION: u32 = 1;
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ReportJson<'a> {
-    format_version: u32,
-    old: &'a str,
-    new: &'a str,
-    semantics: Vec<&'static str>,
-    /// `pass` or `fail`, as the exit status says.
-    verdict: &'static str,
-    summary: Summary,
-    packages: Vec<PackageJson<'a>>,
-    installations: Vec<InstallationJson<'a>>,
-    problems: Vec<ProblemJson<'a>>,
-}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -162,30 +148,92 @@ impl From<&Location> for LocationJson {
     }
 }
 
-pub(crate) fn write_json(report: &Report) -> String {
-    let count = |status| report.count_packages(status);
-    let json = ReportJson {
-        format_version: FORMAT_VERSION,
-        old: &report.old,
-        new: &report.new,
-        semantics: report.semantics.iter().map(|s| s.as_str()).collect(),
-        verdict: if report.fails() { "fail" } else { "pass" },
-        summary: Summary {
-            packages_added: count(Status::Added),
-            packages_removed: count(Status::Removed),
-            packages_changed: count(Status::Changed),
-            installations: report.counts().0,
-            broken: report.counts().1,
-            problems: report.problems().filter(|p| p.fails()).count(),
-            allowed: report.problems().filter(|p| p.allowed).count(),
-        },
-        packages: report.packages.iter().map(|p| package(&p.diff)).collect(),
-        installations: report.installations().map(installation).collect(),
-        problems: report.problems().map(problem).collect(),
-    };
-    let mut text = serde_json::to_string_pretty(&json).expect("the report serializes");
-    text.push('\n');
-    text
+/// The JSON report, written as `serde_json`'s pretty printer writes the whole
+/// object: its three lists are spooled while the packages come, and the summary
+/// ahead of them is written last.
+pub(crate) struct JsonReport {
+    packages: Spool,
+    installations: Spool,
+    problems: Spool,
+}
+
+impl JsonReport {
+    pub(crate) fn new() -> std::io::Result<JsonReport> {
+        Ok(JsonReport {
+            packages: Spool::new()?,
+            installations: Spool::new()?,
+            problems: Spool::new()?,
+        })
+    }
+
+    pub(crate) fn package(&mut self, report: &PackageReport) -> std::io::Result<()> {
+        element(&mut self.packages, &package(&report.diff))?;
+        for each in &report.installations {
+            element(&mut self.installations, &installation(each))?;
+        }
+        for each in &report.problems {
+            element(&mut self.problems, &problem(each))?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn finish(
+        self,
+        header: &Options,
+        totals: &Totals,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let semantics: Vec<&str> = header.semantics.iter().map(|s| s.as_str()).collect();
+        let summary = Summary {
+            packages_added: totals.added,
+            packages_removed: totals.removed,
+            packages_changed: totals.changed,
+            installations: totals.checked,
+            broken: totals.broken,
+            problems: totals.failing,
+            allowed: totals.allowed,
+        };
+        out.write_all(b"{\n")?;
+        writeln!(out, "  \"formatVersion\": {FORMAT_VERSION},")?;
+        writeln!(out, "  \"old\": {},", pretty(&header.old, "  "))?;
+        writeln!(out, "  \"new\": {},", pretty(&header.new, "  "))?;
+        writeln!(out, "  \"semantics\": {},", pretty(&semantics, "  "))?;
+        let verdict = if totals.fails() { "fail" } else { "pass" };
+        writeln!(out, "  \"verdict\": \"{verdict}\",")?;
+        writeln!(out, "  \"summary\": {},", pretty(&summary, "  "))?;
+        let lists = [
+            ("packages", self.packages, ","),
+            ("installations", self.installations, ","),
+            ("problems", self.problems, ""),
+        ];
+        for (name, list, comma) in lists {
+            if list.is_empty() {
+                writeln!(out, "  \"{name}\": []{comma}")?;
+            } else {
+                writeln!(out, "  \"{name}\": [")?;
+                list.copy_to(out)?;
+                writeln!(out, "\n  ]{comma}")?;
+            }
+        }
+        out.write_all(b"}\n")
+    }
+}
+
+/// `value` as `serde_json::to_string_pretty` writes it, its lines after the
+/// first indented by `indent` (JSON strings hold no line breaks).
+fn pretty(value: &impl Serialize, indent: &str) -> String {
+    serde_json::to_string_pretty(value)
+        .expect("the report serializes")
+        .replace('\n', &format!("\n{indent}"))
+}
+
+/// Appends an element to a list at the report's second level.
+fn element(list: &mut Spool, value: &impl Serialize) -> std::io::Result<()> {
+    if !list.is_empty() {
+        list.write(b",\n")?;
+    }
+    list.write(b"    ")?;
+    list.write(pretty(value, "    ").as_bytes())
 }
 
 fn package<'a>(diff: &'a PackageDiff<'a>) -> PackageJson<'a> {

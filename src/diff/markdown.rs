@@ -4,32 +4,27 @@
 
 use std::fmt::Write as _;
 
-use super::text::{summary, write_changes};
-use super::{PackageReport, Report};
+use crate::output::spool::Spool;
 
-pub(crate) fn write_markdown(report: &Report) -> String {
-    let mut out = String::new();
-    let verdict = if report.fails() {
-        ":x: **This change breaks installations.**"
-    } else {
-        ":white_check_mark: **Nothing breaks.**"
-    };
-    let _ = writeln!(
-        out,
-        "### Catalog diff: `{}` → `{}`\n\n{verdict} {}\n",
-        code(&report.old),
-        code(&report.new),
-        cell(&summary(report))
-    );
-    if report.packages.is_empty() {
-        out.push_str("No package differs.\n");
-        return out;
+use super::text::{summary, write_changes};
+use super::{Options, PackageReport, Totals};
+
+/// The markdown report: the verdict and summary, a table row per package, then a
+/// section per package.
+pub(crate) struct MarkdownReport {
+    rows: Spool,
+    sections: Spool,
+}
+
+impl MarkdownReport {
+    pub(crate) fn new() -> std::io::Result<MarkdownReport> {
+        Ok(MarkdownReport {
+            rows: Spool::new()?,
+            sections: Spool::new()?,
+        })
     }
-    out.push_str(
-        "| package | change | installations checked | no longer reach the head | problems |\n",
-    );
-    out.push_str("|---|---|---:|---:|---|\n");
-    for package in &report.packages {
+
+    pub(crate) fn package(&mut self, package: &PackageReport) -> std::io::Result<()> {
         let problems: Vec<String> = package
             .problems
             .iter()
@@ -47,9 +42,8 @@ pub(crate) fn write_markdown(report: &Report) -> String {
             .into_iter()
             .collect();
         let (checked, broken) = package.counts();
-        let _ = writeln!(
-            out,
-            "| `{}` | {} | {checked} | {broken} | {} |",
+        let row = format!(
+            "| `{}` | {} | {checked} | {broken} | {} |\n",
             code(package.diff.name),
             package.diff.status.as_str(),
             if problems.is_empty() {
@@ -58,12 +52,40 @@ pub(crate) fn write_markdown(report: &Report) -> String {
                 problems.join(" ")
             }
         );
+        self.rows.write(row.as_bytes())?;
+        let mut section = String::from("\n");
+        write_section(&mut section, package);
+        self.sections.write(section.as_bytes())
     }
-    for package in &report.packages {
-        out.push('\n');
-        write_section(&mut out, package);
+
+    pub(crate) fn finish(
+        self,
+        header: &Options,
+        totals: &Totals,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let verdict = if totals.fails() {
+            ":x: **This change breaks installations.**"
+        } else {
+            ":white_check_mark: **Nothing breaks.**"
+        };
+        writeln!(
+            out,
+            "### Catalog diff: `{}` → `{}`\n\n{verdict} {}\n",
+            code(&header.old),
+            code(&header.new),
+            cell(&summary(totals))
+        )?;
+        if self.rows.is_empty() {
+            return out.write_all(b"No package differs.\n");
+        }
+        out.write_all(
+            b"| package | change | installations checked | no longer reach the head | problems |\n\
+              |---|---|---:|---:|---|\n",
+        )?;
+        self.rows.copy_to(out)?;
+        self.sections.copy_to(out)
     }
-    out
 }
 
 fn write_section(out: &mut String, package: &PackageReport) {

@@ -72,66 +72,68 @@ pub(crate) struct PackageReport<'a> {
     pub(crate) problems: Vec<Problem>,
 }
 
-/// The whole comparison.
-#[derive(Debug)]
-pub(crate) struct Report<'a> {
-    pub(crate) old: String,
-    pub(crate) new: String,
-    pub(crate) semantics: Vec<Semantics>,
-    pub(crate) packages: Vec<PackageReport<'a>>,
+/// What the reports of all packages add up to: all that is kept of them once
+/// each has been written.
+#[derive(Debug, Default)]
+pub(crate) struct Totals {
+    pub(crate) packages: usize,
+    pub(crate) added: usize,
+    pub(crate) removed: usize,
+    pub(crate) changed: usize,
+    /// Installations checked, and those that no longer reach the head.
+    pub(crate) checked: usize,
+    pub(crate) broken: usize,
+    /// Problems that fail the check, warnings, and problems allowed.
+    pub(crate) failing: usize,
+    pub(crate) warnings: usize,
+    pub(crate) allowed: usize,
 }
 
-impl Report<'_> {
-    pub(crate) fn problems(&self) -> impl Iterator<Item = &Problem> {
-        self.packages.iter().flat_map(|p| &p.problems)
+impl Totals {
+    fn add(&mut self, report: &PackageReport) {
+        self.packages += 1;
+        match report.diff.status {
+            Status::Added => self.added += 1,
+            Status::Removed => self.removed += 1,
+            Status::Changed => self.changed += 1,
+        }
+        // Installations are told apart by package, channel and bundle: those of
+        // different packages never coincide, so the counts add up.
+        let (checked, broken) = report.counts();
+        self.checked += checked;
+        self.broken += broken;
+        for problem in &report.problems {
+            if problem.fails() {
+                self.failing += 1;
+            }
+            if problem.allowed {
+                self.allowed += 1;
+            } else if !problem.rule.is_error() {
+                self.warnings += 1;
+            }
+        }
     }
 
     pub(crate) fn fails(&self) -> bool {
-        self.problems().any(Problem::fails)
-    }
-
-    pub(crate) fn installations(&self) -> impl Iterator<Item = &Installation<'_>> {
-        self.packages.iter().flat_map(|p| &p.installations)
-    }
-
-    /// Packages added, removed or changed.
-    pub(crate) fn count_packages(&self, status: Status) -> usize {
-        self.packages
-            .iter()
-            .filter(|p| p.diff.status == status)
-            .count()
-    }
-
-    /// Installations (package, channel, bundle) checked, and those that lose their
-    /// way to the head under some runtime.
-    pub(crate) fn counts(&self) -> (usize, usize) {
-        count_entries(self.installations())
+        self.failing > 0
     }
 }
 
 impl PackageReport<'_> {
+    /// Installations (channel, bundle) checked, and those that lose their way to
+    /// the head under some runtime.
     pub(crate) fn counts(&self) -> (usize, usize) {
-        count_entries(self.installations.iter())
-    }
-}
-
-fn count_entries<'i, 'a: 'i>(
-    installations: impl Iterator<Item = &'i Installation<'a>>,
-) -> (usize, usize) {
-    let mut all = BTreeSet::new();
-    let mut broken = BTreeSet::new();
-    for installation in installations {
-        let key = (
-            installation.package,
-            installation.channel,
-            installation.from,
-        );
-        all.insert(key);
-        if installation.broken() {
-            broken.insert(key);
+        let mut all = BTreeSet::new();
+        let mut broken = BTreeSet::new();
+        for installation in &self.installations {
+            let key = (installation.channel, installation.from);
+            all.insert(key);
+            if installation.broken() {
+                broken.insert(key);
+            }
         }
+        (all.len(), broken.len())
     }
-    (all.len(), broken.len())
 }
 
 /// What the comparison looks at.
@@ -142,15 +144,20 @@ pub(crate) struct Options<'o> {
     pub(crate) allow: &'o [Rule],
 }
 
-/// Compares two catalogs; packages are compared (and their installations walked)
-/// in parallel.
-pub(crate) fn compare<'a>(
-    old: &'a Catalog,
-    new: &'a Catalog,
-    old_deprecations: &'a Deprecations,
-    new_deprecations: &'a Deprecations,
+/// How many packages are compared at once: enough to keep the cores busy, few
+/// enough that their reports (every installation with its path) stay small.
+const WINDOW: usize = 256;
+
+/// Compares two catalogs and hands each differing package's report to `each`, in
+/// name order; packages are compared (and their installations walked) in
+/// parallel, a window at a time, and each report is dropped once handed over, so
+/// memory does not grow with the number of packages that differ.
+pub(crate) fn compare(
+    (old, new): (&Catalog, &Catalog),
+    (old_deprecations, new_deprecations): (&Deprecations, &Deprecations),
     options: &Options,
-) -> Result<Report<'a>, GraphError> {
+    mut each: impl FnMut(&PackageReport) -> std::io::Result<()>,
+) -> Result<Totals, Failed> {
     let (before, after) = (index(old), index(new));
     let mut names: Vec<&str> = before
         .names()
@@ -162,45 +169,59 @@ pub(crate) fn compare<'a>(
     names.dedup();
     let new_is_empty = new.bundles.is_empty();
     let (old_packages, new_packages) = (Packages::new(old), Packages::new(new));
-    let packages = names
-        .into_par_iter()
-        .filter_map(|name| package_diff(name, before.get(name), after.get(name)))
-        .map(|diff| {
-            let old_graph = PackageGraph::indexed(&old_packages, diff.name, old_deprecations)?;
-            let new_graph = PackageGraph::indexed(&new_packages, diff.name, new_deprecations)?;
-            let installations = match &old_graph {
-                Some(graph) => {
-                    let sides = Sides {
-                        old: graph,
-                        new: new_graph.as_ref(),
-                        new_is_empty,
-                    };
-                    installations(&sides, &options.semantics)
+    let mut totals = Totals::default();
+    for window in names.chunks(WINDOW) {
+        let reports = window
+            .par_iter()
+            .filter_map(|name| package_diff(name, before.get(name), after.get(name)))
+            .map(|diff| {
+                let old_graph = PackageGraph::indexed(&old_packages, diff.name, old_deprecations)?;
+                let new_graph = PackageGraph::indexed(&new_packages, diff.name, new_deprecations)?;
+                let installations = match &old_graph {
+                    Some(graph) => {
+                        let sides = Sides {
+                            old: graph,
+                            new: new_graph.as_ref(),
+                            new_is_empty,
+                        };
+                        installations(&sides, &options.semantics)
+                    }
+                    None => Vec::new(),
+                };
+                let mut problems = problems(
+                    &diff,
+                    &installations,
+                    old_graph.as_ref(),
+                    new_graph.as_ref(),
+                );
+                for problem in &mut problems {
+                    problem.allowed = options.allow.contains(&problem.rule);
                 }
-                None => Vec::new(),
-            };
-            let mut problems = problems(
-                &diff,
-                &installations,
-                old_graph.as_ref(),
-                new_graph.as_ref(),
-            );
-            for problem in &mut problems {
-                problem.allowed = options.allow.contains(&problem.rule);
-            }
-            Ok(PackageReport {
-                diff,
-                installations,
-                problems,
+                Ok(PackageReport {
+                    diff,
+                    installations,
+                    problems,
+                })
             })
-        })
-        .collect::<Result<Vec<_>, GraphError>>()?;
-    Ok(Report {
-        old: options.old.clone(),
-        new: options.new.clone(),
-        semantics: options.semantics.clone(),
-        packages,
-    })
+            .collect::<Result<Vec<_>, GraphError>>()?;
+        for report in &reports {
+            totals.add(report);
+            each(report)?;
+        }
+    }
+    Ok(totals)
+}
+
+/// Why a comparison stopped: a graph fbc cannot build, or its report could not be
+/// written.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub(crate) enum Failed {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Graph(#[from] GraphError),
+    #[error("writing the report: {0}")]
+    #[diagnostic(code(fbc::diff::write))]
+    Write(#[from] std::io::Error),
 }
 
 /// The problems of one package as they are found.

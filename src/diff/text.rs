@@ -2,53 +2,73 @@
 //! takes off their way to the head, and a closing summary line.
 
 use std::fmt::Write as _;
+use std::io::Write;
 
+use crate::output::spool::Spool;
 use crate::shown::text as t;
 
 use super::changes::{ChannelDiff, Edges, PackageDiff, Status};
-use super::{PackageReport, Problem, Report};
+use super::{Options, PackageReport, Problem, Totals};
 
-pub(crate) fn write_text(report: &Report) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "diff {} -> {}", t(&report.old), t(&report.new));
-    for package in &report.packages {
-        out.push('\n');
-        write_package(&mut out, package);
+/// The text report: a line naming both sides, a section per package, the summary.
+pub(crate) struct TextReport {
+    body: Spool,
+}
+
+impl TextReport {
+    pub(crate) fn new() -> std::io::Result<TextReport> {
+        Ok(TextReport {
+            body: Spool::new()?,
+        })
     }
-    out.push('\n');
-    out.push_str(&summary(report));
-    out.push_str(if report.fails() {
-        ": the change breaks installations\n"
-    } else {
-        ": nothing breaks\n"
-    });
-    out
+
+    pub(crate) fn package(&mut self, report: &PackageReport) -> std::io::Result<()> {
+        let mut out = String::from("\n");
+        write_package(&mut out, report);
+        self.body.write(out.as_bytes())
+    }
+
+    pub(crate) fn finish(
+        self,
+        header: &Options,
+        totals: &Totals,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        writeln!(out, "diff {} -> {}", t(&header.old), t(&header.new))?;
+        self.body.copy_to(out)?;
+        writeln!(
+            out,
+            "\n{}{}",
+            summary(totals),
+            if totals.fails() {
+                ": the change breaks installations"
+            } else {
+                ": nothing breaks"
+            }
+        )
+    }
 }
 
 /// One line: what changed and what it does.
-pub(crate) fn summary(report: &Report) -> String {
-    let count = |status| report.count_packages(status);
-    let (added, removed, changed) = (
-        count(Status::Added),
-        count(Status::Removed),
-        count(Status::Changed),
-    );
-    let (checked, broken) = report.counts();
-    let failing = report.problems().filter(|p| p.fails()).count();
-    let allowed = report.problems().filter(|p| p.allowed).count();
-    let warnings = report
-        .problems()
-        .filter(|p| !p.rule.is_error() && !p.allowed)
-        .count();
+pub(crate) fn summary(totals: &Totals) -> String {
+    let Totals {
+        packages,
+        added,
+        removed,
+        changed,
+        checked,
+        broken,
+        failing,
+        warnings,
+        allowed,
+    } = totals;
     let mut line = format!(
-        "{} package(s) differ ({added} added, {removed} removed, {changed} changed); {checked} installation(s) checked, {broken} no longer reach the head; ",
-        report.packages.len()
+        "{packages} package(s) differ ({added} added, {removed} removed, {changed} changed); {checked} installation(s) checked, {broken} no longer reach the head; {failing} problem(s)"
     );
-    let _ = write!(line, "{failing} problem(s)");
-    if warnings > 0 {
+    if *warnings > 0 {
         let _ = write!(line, ", {warnings} warning(s)");
     }
-    if allowed > 0 {
+    if *allowed > 0 {
         let _ = write!(line, ", {allowed} allowed");
     }
     line

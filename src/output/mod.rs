@@ -7,4 +7,5 @@ pub(crate) mod json;
 pub(crate) mod node;
 pub(crate) mod number;
 pub(crate) mod sink;
+pub(crate) mod spool;
 pub(crate) mod yaml;
