@@ -233,6 +233,32 @@ pub(crate) fn read_limited(
     Ok(bytes)
 }
 
+/// What a value that cannot get its memory says, where the large values of a
+/// document grow (long lists and strings): a message and exit status 2 rather
+/// than Rust's abort on a failed allocation.
+pub(crate) const OUT_OF_MEMORY: &str = "out of memory: this value needs more memory than fbc may \
+                                        use here (see `ulimit -v` or the container's memory limit)";
+
+/// Makes room in `items` for one more, growing it as `Vec::push` would; `Err` when
+/// the memory cannot be had.
+pub(crate) fn room_for_one<T>(items: &mut Vec<T>) -> Result<(), std::collections::TryReserveError> {
+    if items.len() == items.capacity() {
+        items.try_reserve(items.len().max(4))?;
+    }
+    Ok(())
+}
+
+/// Makes room in `text` for `more` bytes, as `String::push_str` would.
+pub(crate) fn room_for(
+    text: &mut String,
+    more: usize,
+) -> Result<(), std::collections::TryReserveError> {
+    if text.capacity() - text.len() < more {
+        text.try_reserve(more.max(text.len()))?;
+    }
+    Ok(())
+}
+
 /// Whether `path` leads into procfs or sysfs, whose files are refused unread.
 pub(crate) fn is_pseudo(path: &std::path::Path) -> bool {
     std::fs::canonicalize(path)
@@ -252,6 +278,21 @@ pub(crate) fn show_size(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn room_grows_as_push_would_and_reports_what_cannot_be_had() {
+        let mut items: Vec<u8> = Vec::new();
+        for item in 0..100 {
+            room_for_one(&mut items).expect("a little memory");
+            let capacity = items.capacity();
+            items.push(item);
+            assert_eq!(items.capacity(), capacity, "push found room");
+        }
+        let mut text = String::from("ab");
+        room_for(&mut text, 1000).expect("a little memory");
+        assert!(text.capacity() >= 1002);
+        assert!(room_for(&mut text, usize::MAX / 2).is_err());
+    }
 
     #[test]
     fn sizes_read_with_units() {

@@ -101,6 +101,9 @@ fn decode_json<'a>(text: &'a str, receive: &mut Receiver<'_, 'a>) -> Option<Deco
                     return None;
                 }
             }
+            Some(Err(error @ JsonError::OutOfMemory { .. })) => {
+                return Some(json_error(&error, false));
+            }
             Some(Err(error)) => {
                 if count > 1 {
                     // Two objects make it an unambiguous JSON stream: Go's raw error.
@@ -155,6 +158,7 @@ fn json_error(error: &JsonError, with_offset: bool) -> DecodeError {
             format!("json: cannot unmarshal number {literal} into Go value of type float64"),
             position,
         ),
+        JsonError::OutOfMemory { .. } => DecodeError::new(crate::limits::OUT_OF_MEMORY, position),
         JsonError::LoneSurrogate { .. } => DecodeError {
             message: "a \\u escape is half of a UTF-16 surrogate pair".to_owned(),
             position,
@@ -223,6 +227,13 @@ impl Iterator for Chunks<'_> {
                 start: line_start,
                 text: String::new(),
             });
+            if crate::limits::room_for(&mut chunk.text, line.len() + 1).is_err() {
+                self.line_start = text.len();
+                return Some(Err(DecodeError::new(
+                    crate::limits::OUT_OF_MEMORY,
+                    line_start,
+                )));
+            }
             chunk.text.push_str(line);
             chunk.text.push('\n');
             self.line_start = line_end + 1;

@@ -20,6 +20,8 @@ pub(crate) enum JsonError {
     NumberOutOfRange { literal: String, offset: usize },
     /// A `\u` escape that is half of a surrogate pair: Go silently writes U+FFFD.
     LoneSurrogate { offset: usize },
+    /// A list or string whose memory cannot be had.
+    OutOfMemory { offset: usize },
 }
 
 impl JsonError {
@@ -29,7 +31,8 @@ impl JsonError {
             JsonError::Syntax { offset, .. } => offset.saturating_sub(1),
             JsonError::UnexpectedEof { offset }
             | JsonError::NumberOutOfRange { offset, .. }
-            | JsonError::LoneSurrogate { offset } => *offset,
+            | JsonError::LoneSurrogate { offset }
+            | JsonError::OutOfMemory { offset } => *offset,
         }
     }
 }
@@ -137,6 +140,8 @@ impl<'a> JsonStream<'a> {
                 self.skip_space();
                 match parent {
                     Container::Array(items) => {
+                        crate::limits::room_for_one(items)
+                            .map_err(|_| JsonError::OutOfMemory { offset: self.pos })?;
                         items.push(value);
                         match self.peek() {
                             Some(b',') => {
@@ -256,6 +261,8 @@ impl<'a> JsonStream<'a> {
                 }
                 self.pos += 1;
             }
+            crate::limits::room_for(&mut out, self.pos - run_start)
+                .map_err(|_| JsonError::OutOfMemory { offset: run_start })?;
             out.push_str(
                 std::str::from_utf8(&self.bytes[run_start..self.pos])
                     .expect("the input is UTF-8 and runs stop at ASCII bytes"),

@@ -30,7 +30,10 @@ impl Spool {
 
     /// Copies what was written to `out`.
     pub(crate) fn copy_to(self, out: &mut dyn Write) -> std::io::Result<()> {
-        let mut file = self.file.into_inner().map_err(std::io::IntoInnerError::into_error)?;
+        let mut file = self
+            .file
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.seek(SeekFrom::Start(0))?;
         std::io::copy(&mut file, out)?;
         Ok(())

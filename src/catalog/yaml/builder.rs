@@ -546,7 +546,9 @@ impl<'a> Builder<'a> {
                 items, cost, merge, ..
             } => {
                 *cost = cost.saturating_add(node_cost);
-                if !*merge {
+                if crate::limits::room_for_one(items).is_err() {
+                    self.fail(crate::limits::OUT_OF_MEMORY.to_owned(), at);
+                } else if !*merge {
                     items.push(to_value(node, self.integers, &mut self.non_finite));
                 } else if let Node::Mapping(value) = node {
                     items.push(value);
