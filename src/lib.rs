@@ -26,6 +26,7 @@ mod resolve;
 mod semver;
 mod semver_range;
 mod shown;
+mod source;
 mod stack;
 mod stale;
 mod template;

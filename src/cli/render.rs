@@ -77,28 +77,3 @@ pub struct RegistryArgs {
     #[arg(long)]
     pub no_cache: bool,
 }
-
-impl RegistryArgs {
-    /// The pull options, after opm's checks of the flag combination (its texts); the
-    /// deprecated `--skip-tls` gets opm's notice on stderr.
-    pub(crate) fn pull_options(&self) -> Result<crate::image::PullOptions, &'static str> {
-        match (self.use_http, self.skip_tls_verify, self.skip_tls) {
-            (true, _, true) => return Err("cannot use --use-http with --skip-tls"),
-            (_, true, true) => return Err("cannot use --skip-tls-verify with --skip-tls"),
-            (true, true, _) => return Err("--use-http and --skip-tls-verify cannot both be true"),
-            _ => {}
-        }
-        if self.skip_tls {
-            eprintln!(
-                "Flag --skip-tls has been deprecated, use --use-http and --skip-tls-verify instead"
-            );
-        }
-        Ok(crate::image::PullOptions {
-            use_http: self.use_http || self.skip_tls,
-            skip_tls_verify: self.skip_tls_verify,
-            no_cache: self.no_cache,
-            offline: false,
-            quiet: false,
-        })
-    }
-}

@@ -8,10 +8,10 @@ use crate::catalog::LoadError;
 use crate::cli::{
     BlobFormat, ConvertArgs, ConvertTemplateCommand, InitArgs, ListCommand, RegistryArgs,
 };
-use crate::commands::graph::{InputError, load_references};
 use crate::go::fmt::{os_error, quote};
 use crate::list::Listing;
 use crate::output::catalog::{Format, write_catalog};
+use crate::source::SourceError;
 use crate::template::TemplateType;
 
 /// An authoring command that could not run: opm's message.
@@ -187,12 +187,12 @@ pub(crate) fn list(command: &ListCommand) -> miette::Result<ExitStatus> {
                 &args.registry,
             ),
         };
-    let catalog = match load_references(&[reference.to_path_buf()], registry) {
+    let catalog = match crate::source::catalog(reference, super::pull_options(registry)?) {
         Ok(catalog) => catalog,
         Err(
-            InputError::BundleDirectory { .. }
-            | InputError::BundleImage { .. }
-            | InputError::Access(LoadError::NotADirectory { .. }),
+            SourceError::BundleDirectory { .. }
+            | SourceError::BundleImage { .. }
+            | SourceError::Access(LoadError::NotADirectory { .. }),
         ) => {
             let shown = reference.display().to_string();
             return Err(failed(format!("cannot list non-index {}", quote(&shown))).into());

@@ -2,25 +2,22 @@
 //! git), compare them, and write the report in the chosen format.
 
 use std::io::Write as _;
-use std::path::PathBuf;
 
 use crate::ExitStatus;
-use crate::catalog::Catalog;
-use crate::catalog::git::{self, GitPath};
-use crate::cli::{DiffArgs, DiffFormat, RegistryArgs};
+use crate::catalog::git::GitPath;
+use crate::cli::{DiffArgs, DiffFormat};
 use crate::diff::{self, Failed, Options, PackageReport, json, markdown, text};
 use crate::graph::deprecations::Deprecations;
 use crate::graph::upgrade::Semantics;
 use crate::output::gitlab;
 use crate::shown::Form;
 
-use super::graph::load_references;
-
 pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
     let sources = [GitPath::parse(&args.old), GitPath::parse(&args.new)];
+    let pull = super::pull_options(&args.registry)?;
     let (old, new) = rayon::join(
-        || load(&args.old, sources[0].as_ref(), &args.registry),
-        || load(&args.new, sources[1].as_ref(), &args.registry),
+        || crate::source::catalog_or_revision(&args.old, pull),
+        || crate::source::catalog_or_revision(&args.new, pull),
     );
     let (old, new) = (old?, new?);
     let (old_deprecations, new_deprecations) = (
@@ -91,21 +88,6 @@ enum Writer {
     Json(json::JsonReport),
     /// Issues are few (one per problem) and GitLab wants them in one array.
     Gitlab(Vec<gitlab::Issue>),
-}
-
-/// A catalog directory or image, or `REV:PATH` read from git.
-fn load(
-    reference: &str,
-    git: Option<&GitPath>,
-    registry: &RegistryArgs,
-) -> miette::Result<Catalog> {
-    if let Some(source) = git {
-        return Ok(git::load(source)?);
-    }
-    if let Some(error) = GitPath::unknown_revision(reference) {
-        return Err(error.into());
-    }
-    Ok(load_references(&[PathBuf::from(reference)], registry)?)
 }
 
 /// One Code Quality issue per problem of a package, at its blob in NEW (or in OLD

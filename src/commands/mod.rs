@@ -13,6 +13,57 @@ pub(crate) mod upgrade_path;
 pub(crate) mod validate;
 pub(crate) mod version;
 
+/// A combination of registry flags opm refuses, in its words.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("invalid flag combination: {0}")]
+#[diagnostic(code(fbc::flags))]
+pub(crate) struct FlagsError(pub(crate) &'static str);
+
+/// The pull options of the registry flags, after opm's checks of their
+/// combination; the deprecated `--skip-tls` gets opm's notice on stderr.
+pub(crate) fn pull_options(
+    registry: &crate::cli::RegistryArgs,
+) -> Result<crate::image::PullOptions, FlagsError> {
+    match (
+        registry.use_http,
+        registry.skip_tls_verify,
+        registry.skip_tls,
+    ) {
+        (true, _, true) => return Err(FlagsError("cannot use --use-http with --skip-tls")),
+        (_, true, true) => return Err(FlagsError("cannot use --skip-tls-verify with --skip-tls")),
+        (true, true, _) => {
+            return Err(FlagsError(
+                "--use-http and --skip-tls-verify cannot both be true",
+            ));
+        }
+        _ => {}
+    }
+    if registry.skip_tls {
+        eprintln!(
+            "Flag --skip-tls has been deprecated, use --use-http and --skip-tls-verify instead"
+        );
+    }
+    Ok(crate::image::PullOptions {
+        use_http: registry.use_http || registry.skip_tls,
+        skip_tls_verify: registry.skip_tls_verify,
+        no_cache: registry.no_cache,
+        offline: false,
+        quiet: false,
+    })
+}
+
+/// stdout could not be written.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("write <stdout>: {0}")]
+#[diagnostic(code(fbc::write))]
+pub(crate) struct StdoutError(pub(crate) std::io::Error);
+
+/// Writes the whole output; a reader that stops early (`| head`) is not an error.
+pub(crate) fn print(bytes: &[u8]) -> Result<crate::ExitStatus, StdoutError> {
+    write_stdout(bytes).map_err(StdoutError)?;
+    Ok(crate::ExitStatus::Success)
+}
+
 /// Writes what `write` gives a buffer to stdout as it comes (a report is never held
 /// whole); a reader that stops early (`| head`) is not an error.
 pub(crate) fn stream_stdout<T>(

@@ -12,9 +12,10 @@ use crate::bundle::{self, BundleError, BundleImage, ImageTemplate};
 use crate::catalog::{self, Catalog, Located, Location};
 use crate::cli::{OutputFormat, RenderArgs};
 use crate::go::fmt::quote;
-use crate::image::{self, ImageKind, PullOptions};
+use crate::image::{ImageKind, PullOptions};
 use crate::model::property::BUNDLE_OBJECT;
 use crate::output::catalog::Format;
+use crate::source::Found;
 
 /// What `render` was asked to do, free of clap.
 struct Settings {
@@ -56,16 +57,12 @@ enum RenderError {
     #[error("migrate: {message}")]
     #[diagnostic(code(fbc::render::migrate))]
     Migrate { message: String },
-    #[error("invalid flag combination: {0}")]
-    #[diagnostic(code(fbc::render::flags))]
-    Flags(&'static str),
-    #[error("render reference {}: {error}", quote(reference))]
-    #[diagnostic(code(fbc::render::image))]
-    Image {
-        reference: String,
-        #[source]
-        error: image::ImageError,
-    },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Flags(#[from] super::FlagsError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Source(#[from] crate::source::SourceError),
 }
 
 fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
@@ -86,7 +83,7 @@ fn settings(args: &RenderArgs) -> Result<Settings, RenderError> {
             ),
         }
     };
-    let pull = args.registry.pull_options().map_err(RenderError::Flags)?;
+    let pull = super::pull_options(&args.registry)?;
     Ok(Settings {
         references: args.references.clone(),
         format: match args.output {
@@ -177,37 +174,22 @@ pub(crate) fn run(args: &RenderArgs) -> miette::Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
-/// One reference rendered, post-processed and migrated, as opm does per reference:
-/// a path that does not exist is an image reference.
+/// One reference rendered, post-processed and migrated, as opm does per reference.
 fn render_and_migrate(reference: &Path, settings: &Settings) -> Result<Catalog, RenderError> {
-    match catalog::require_directory(reference, true) {
-        Ok(()) => {}
-        Err(catalog::LoadError::ImageReference { .. }) => {
-            return render_image(&reference.to_string_lossy(), settings);
-        }
-        Err(error) => return Err(error.into()),
-    }
     let shown = reference.display().to_string();
-    if catalog::is_bundle_directory(reference) {
-        let image = BundleImage::Template(settings.template.as_ref());
-        render_bundle(reference, &shown, image, settings)
-    } else {
-        render_catalog(reference, settings)
-    }
-}
-
-/// Pulls an image and renders what its labels say it holds.
-fn render_image(reference: &str, settings: &Settings) -> Result<Catalog, RenderError> {
-    let failed = |error| RenderError::Image {
-        reference: reference.to_owned(),
-        error,
-    };
-    let pulled = image::pull(reference, settings.pull).map_err(failed)?;
-    match pulled.kind(reference).map_err(failed)? {
-        ImageKind::Catalog(configs) => render_catalog(&configs, settings),
-        ImageKind::Bundle => {
-            let image = BundleImage::Reference(reference);
-            render_bundle(pulled.root.path(), reference, image, settings)
+    match crate::source::find(reference, settings.pull)? {
+        Found::Catalog(directory) => render_catalog(&directory, settings),
+        Found::Bundle(directory) => {
+            let image = BundleImage::Template(settings.template.as_ref());
+            render_bundle(&directory, &shown, image, settings)
+        }
+        found @ Found::Image {
+            kind: ImageKind::Catalog(_),
+            ..
+        } => render_catalog(found.directory(), settings),
+        found @ Found::Image { .. } => {
+            let image = BundleImage::Reference(&shown);
+            render_bundle(found.directory(), &shown, image, settings)
         }
     }
 }

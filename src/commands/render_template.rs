@@ -150,9 +150,10 @@ pub(crate) fn run(args: &RenderTemplateArgs) -> miette::Result<ExitStatus> {
             return Err(RenderTemplateError::new(directory_error(given, &read_error)).into());
         }
     };
-    let pull = args.registry.pull_options().map_err(|error| {
+    let pull = super::pull_options(&args.registry).map_err(|error| {
         RenderTemplateError::new(format!(
-            "creating containerd registry: invalid flag combination: {error}"
+            "creating containerd registry: invalid flag combination: {}",
+            error.0
         ))
     })?;
     let migrations = match args.migrate_level.as_deref() {

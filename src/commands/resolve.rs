@@ -1,13 +1,11 @@
 //! `fbc alpha resolve`: flags -> request -> OLM classic's resolution -> report.
 
-use std::path::PathBuf;
+use std::path::Path;
 
 use crate::ExitStatus;
 use crate::cli::{ResolveArgs, ResolveFormat};
 use crate::output::sink::Sink as _;
 use crate::resolve::{self, Request, ResolveError, split_pair};
-
-use super::graph::load_references;
 
 pub(crate) fn run(args: &ResolveArgs) -> miette::Result<ExitStatus> {
     let catalogs = args
@@ -36,11 +34,9 @@ pub(crate) fn run(args: &ResolveArgs) -> miette::Result<ExitStatus> {
         namespace: args.namespace.clone(),
         every_package: args.every_package,
     };
+    let pull = super::pull_options(&args.registry)?;
     let mut load = |reference: &str| -> miette::Result<_> {
-        Ok(load_references(
-            &[PathBuf::from(reference)],
-            &args.registry,
-        )?)
+        Ok(crate::source::catalog(Path::new(reference), pull)?)
     };
     // Each result is written as it is resolved; the verdict and the packages that
     // do not install are kept for the end.
@@ -70,7 +66,7 @@ pub(crate) fn run(args: &ResolveArgs) -> miette::Result<ExitStatus> {
         }
         ran
     })
-    .map_err(crate::commands::graph::InputError::Write)?;
+    .map_err(super::StdoutError)?;
     ran?;
     if args.every_package && !json {
         let installing = count - failed.len();

@@ -13,8 +13,6 @@ use crate::graph::upgrade::package::{PackageGraph, Packages, entries};
 use crate::graph::upgrade::request::{Report, Request, RequestError, package_graph, plan};
 use crate::graph::upgrade::{Semantics, json, text};
 
-use super::graph::{load_references, write_stdout};
-
 pub(crate) fn run(args: &UpgradePathArgs) -> miette::Result<ExitStatus> {
     let request = Request {
         package: args.package.clone().unwrap_or_default(),
@@ -24,7 +22,7 @@ pub(crate) fn run(args: &UpgradePathArgs) -> miette::Result<ExitStatus> {
         channels: args.channels.clone(),
         semantics: Semantics::chosen(args.semantics),
     };
-    let catalog = load_references(std::slice::from_ref(&args.directory), &args.registry)?;
+    let catalog = crate::source::catalog(&args.directory, super::pull_options(&args.registry)?)?;
     let deprecations = Deprecations::new(&catalog.deprecations);
     if args.every_bundle {
         return survey(&catalog, &deprecations, args, &request);
@@ -35,7 +33,7 @@ pub(crate) fn run(args: &UpgradePathArgs) -> miette::Result<ExitStatus> {
         PathFormat::Text => text::write_text(&report),
         PathFormat::Json => json::write_json(&report),
     };
-    write_stdout(output.as_bytes())?;
+    super::print(output.as_bytes())?;
     Ok(status(std::slice::from_ref(&report)))
 }
 
@@ -98,7 +96,7 @@ fn survey<'c>(
         PathFormat::Text => text.finish(!args.all_channels),
         PathFormat::Json => json.finish(),
     };
-    write_stdout(output.as_bytes())?;
+    super::print(output.as_bytes())?;
     Ok(if found {
         ExitStatus::Success
     } else {

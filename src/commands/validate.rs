@@ -193,7 +193,8 @@ fn with_catalogs(args: &ValidateArgs) -> miette::Result<Option<Vec<(String, cata
                     "--with-catalog {flag}: expected NAME=REF (a name and a catalog directory or image)"
                 )
             })?;
-            let catalog = super::graph::load_references(&[PathBuf::from(reference)], &args.registry)?;
+            let pull = super::pull_options(&args.registry)?;
+            let catalog = crate::source::catalog(Path::new(&reference), pull)?;
             Ok((name, catalog))
         })
         .collect::<miette::Result<_>>()
