@@ -53,9 +53,16 @@ impl From<ExitStatus> for std::process::ExitCode {
     }
 }
 
+/// fbc's version and the commit it was built from.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("FBC_GIT_COMMIT"), ")");
+
 /// Runs one parsed command line.
 pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
-    output::diagnostics::set_color(cli.color);
+    output::diagnostics::set_color(match cli.color {
+        cli::ColorArg::Auto => output::diagnostics::Color::Auto,
+        cli::ColorArg::Always => output::diagnostics::Color::Always,
+        cli::ColorArg::Never => output::diagnostics::Color::Never,
+    });
     limits::init()?;
     // Built once per process: a second call (tests run commands in one process)
     // keeps the first pool.

@@ -122,12 +122,9 @@ fn with_footers(mut command: clap::Command, path: &str) -> clap::Command {
     }
 }
 
-/// `fbc --version`: the package version and the commit it was built from (see build.rs).
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("FBC_GIT_COMMIT"), ")");
-
 /// Render, validate and graph OLM file-based catalogs, compatible with opm.
 #[derive(Debug, clap::Parser)]
-#[command(name = "fbc", version = VERSION, about, long_about = None, max_term_width = 100)]
+#[command(name = "fbc", version = crate::VERSION, about, long_about = None, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -5,10 +5,9 @@ use std::io::Write as _;
 
 use crate::ExitStatus;
 use crate::catalog::git::GitPath;
-use crate::cli::{DiffArgs, DiffFormat};
-use crate::diff::{self, Failed, Options, PackageReport, json, markdown, text};
+use crate::cli::{DiffArgs, DiffFormat, DiffRule};
+use crate::diff::{self, Failed, Options, PackageReport, Rule, json, markdown, text};
 use crate::graph::deprecations::Deprecations;
-use crate::graph::upgrade::Semantics;
 use crate::output::gitlab;
 use crate::shown::Form;
 
@@ -27,8 +26,12 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
     let options = Options {
         old: args.old.clone(),
         new: args.new.clone(),
-        semantics: Semantics::chosen(args.semantics),
-        allow: &args.allow,
+        semantics: super::semantics(args.semantics),
+        allow: &args
+            .allow
+            .iter()
+            .map(|rule| rule_of(*rule))
+            .collect::<Vec<_>>(),
     };
     let revisions: Vec<&str> = sources
         .iter()
@@ -79,6 +82,19 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
     } else {
         ExitStatus::Success
     })
+}
+
+/// The rule an `--allow` value names.
+fn rule_of(rule: DiffRule) -> Rule {
+    match rule {
+        DiffRule::PackageRemoved => Rule::PackageRemoved,
+        DiffRule::ChannelRemoved => Rule::ChannelRemoved,
+        DiffRule::InstallationStranded => Rule::InstallationStranded,
+        DiffRule::InstallationStuck => Rule::InstallationStuck,
+        DiffRule::HeadMovedBack => Rule::HeadMovedBack,
+        DiffRule::HeadRemoved => Rule::HeadRemoved,
+        DiffRule::BundleChanged => Rule::BundleChanged,
+    }
 }
 
 /// The report being written, in the chosen format.

@@ -52,6 +52,17 @@ pub(crate) fn pull_options(
     })
 }
 
+/// The semantics a `--semantics` flag asks for, classic first.
+pub(crate) fn semantics(arg: crate::cli::SemanticsArg) -> Vec<crate::graph::upgrade::Semantics> {
+    use crate::cli::SemanticsArg;
+    use crate::graph::upgrade::Semantics;
+    match arg {
+        SemanticsArg::Classic => vec![Semantics::Classic],
+        SemanticsArg::V1 => vec![Semantics::V1],
+        SemanticsArg::Both => vec![Semantics::Classic, Semantics::V1],
+    }
+}
+
 /// stdout could not be written.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[error("write <stdout>: {0}")]

@@ -11,7 +11,7 @@ use crate::cli::{PathFormat, UpgradePathArgs};
 use crate::graph::deprecations::Deprecations;
 use crate::graph::upgrade::package::{PackageGraph, Packages, entries};
 use crate::graph::upgrade::request::{Report, Request, RequestError, package_graph, plan};
-use crate::graph::upgrade::{Semantics, json, text};
+use crate::graph::upgrade::{json, text};
 
 pub(crate) fn run(args: &UpgradePathArgs) -> miette::Result<ExitStatus> {
     let request = Request {
@@ -20,7 +20,7 @@ pub(crate) fn run(args: &UpgradePathArgs) -> miette::Result<ExitStatus> {
         from_version: args.from_version.clone(),
         to: args.to.clone(),
         channels: args.channels.clone(),
-        semantics: Semantics::chosen(args.semantics),
+        semantics: super::semantics(args.semantics),
     };
     let catalog = crate::source::catalog(&args.directory, super::pull_options(&args.registry)?)?;
     let deprecations = Deprecations::new(&catalog.deprecations);

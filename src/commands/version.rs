@@ -5,7 +5,7 @@ use crate::ExitStatus;
 use crate::commands::completions::WriteError;
 
 pub(crate) fn run() -> miette::Result<ExitStatus> {
-    let line = format!("fbc {}\n", crate::cli::VERSION);
+    let line = format!("fbc {}\n", crate::VERSION);
     super::write_stdout(line.as_bytes()).map_err(WriteError)?;
     Ok(ExitStatus::Success)
 }

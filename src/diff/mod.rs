@@ -24,7 +24,17 @@ use crate::semver::Version;
 use changes::{ChannelDiff, PackageDiff, Status, index, package_diff};
 use impact::{Installation, Reach, Sides, installations};
 
-pub(crate) use crate::cli::DiffRule as Rule;
+/// A kind of change that can break installations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Rule {
+    PackageRemoved,
+    ChannelRemoved,
+    InstallationStranded,
+    InstallationStuck,
+    HeadMovedBack,
+    HeadRemoved,
+    BundleChanged,
+}
 
 impl Rule {
     pub(crate) fn as_str(self) -> &'static str {

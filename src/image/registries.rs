@@ -181,6 +181,17 @@ fn load_from(main: &Path) -> Result<Registries, RegistriesError> {
     Ok(registries)
 }
 
+/// A file with both kinds of tables, which containers/image refuses.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error(
+    "{}: mixes version 1 ([registries.*]) and version 2 ([[registry]]) tables; the file is skipped",
+    .path.display()
+)]
+#[diagnostic(severity(Warning), code(fbc::image::registries_mixed))]
+struct MixedVersions {
+    path: PathBuf,
+}
+
 /// The entries of one file; a version 1 file mixed with version 2 tables is
 /// skipped with a warning, as containers/image refuses it but opm users' CI
 /// must not break on it.
@@ -196,10 +207,10 @@ fn parse(path: &Path, text: &str) -> Result<Vec<Entry>, RegistriesError> {
     })?;
     if let Some(v1) = file.registries {
         if !file.registry.is_empty() {
-            eprintln!(
-                "warning: {}: mixes version 1 ([registries.*]) and version 2 ([[registry]]) tables; the file is skipped",
-                path.display()
-            );
+            let warning = MixedVersions {
+                path: path.to_path_buf(),
+            };
+            crate::output::diagnostics::print_report(&miette::Report::new(warning));
             return Ok(Vec::new());
         }
         return Ok(version_1(&v1));

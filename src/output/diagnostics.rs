@@ -10,21 +10,27 @@ use std::sync::OnceLock;
 
 use miette::Diagnostic;
 
-use crate::cli::ColorArg;
+/// When stderr gets colours and source snippets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Color {
+    Auto,
+    Always,
+    Never,
+}
 
-static COLOR: OnceLock<ColorArg> = OnceLock::new();
+static COLOR: OnceLock<Color> = OnceLock::new();
 
 /// Records `--color` for the rest of the run (the first call wins).
-pub(crate) fn set_color(choice: ColorArg) {
+pub(crate) fn set_color(choice: Color) {
     let _ = COLOR.set(choice);
 }
 
 /// Whether stderr should get colours and source snippets.
 pub(crate) fn stderr_is_fancy() -> bool {
-    match COLOR.get().copied().unwrap_or(ColorArg::Auto) {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => auto_color(
+    match COLOR.get().copied().unwrap_or(Color::Auto) {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => auto_color(
             |name| std::env::var(name).ok(),
             std::io::stderr().is_terminal(),
         ),

@@ -108,10 +108,7 @@ impl ImageRenderer<'_> {
         let migrations = self.migrations.map_or(0, |migrations| {
             usize::from(migrations.replaces_objects()) + 1
         });
-        format!(
-            "{}\0{digest}\0{reference}\0{migrations}",
-            crate::cli::VERSION
-        )
+        format!("{}\0{digest}\0{reference}\0{migrations}", crate::VERSION)
     }
 
     fn render_bundle(

@@ -31,16 +31,6 @@ pub(crate) enum Semantics {
 }
 
 impl Semantics {
-    /// The semantics a `--semantics` flag asks for, classic first.
-    pub(crate) fn chosen(arg: crate::cli::SemanticsArg) -> Vec<Semantics> {
-        use crate::cli::SemanticsArg;
-        match arg {
-            SemanticsArg::Classic => vec![Self::Classic],
-            SemanticsArg::V1 => vec![Self::V1],
-            SemanticsArg::Both => vec![Self::Classic, Self::V1],
-        }
-    }
-
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Classic => "classic",
