@@ -4,6 +4,7 @@
 //! A source tarball has no `.git` and a build machine may have no `git`: both give
 //! "unknown" rather than a failed build. Packagers can set `FBC_GIT_COMMIT` themselves.
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -18,6 +19,55 @@ fn main() {
     watch_git_head();
     println!("cargo:rustc-env=FBC_GIT_COMMIT={commit}");
     test_prerequisites();
+    fixture_cases();
+}
+
+/// One test per fixture: for each `testdata/<kind>/` whose cases are checked one
+/// by one, `$OUT_DIR/<kind>_cases.rs` lists `case!(test_name, "dir-name");` for
+/// every case directory, which the tests include, so that a failure names its
+/// case and never hides the others. Adding a fixture reruns this.
+fn fixture_cases() {
+    let Some(manifest) = std::env::var_os("CARGO_MANIFEST_DIR") else {
+        return;
+    };
+    let Some(out) = std::env::var_os("OUT_DIR") else {
+        return;
+    };
+    for kind in ["validate", "catalogs", "bundles"] {
+        let dir = Path::new(&manifest).join("testdata").join(kind);
+        println!("cargo:rerun-if-changed={}", dir.display());
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter(|entry| entry.path().is_dir())
+                    .filter_map(|entry| entry.file_name().into_string().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        let mut text = String::new();
+        for name in names {
+            let mut function: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            if function.starts_with(|c: char| c.is_ascii_digit()) {
+                function.insert_str(0, "case_");
+            }
+            let _ = writeln!(text, "case!({function}, {name:?});");
+        }
+        let path = Path::new(&out).join(format!("{kind}_cases.rs"));
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&path, text).expect("OUT_DIR is writable");
+        }
+    }
 }
 
 /// Tests that need the shared corpus, docker-registry or pre-commit are marked

@@ -6,7 +6,7 @@ mod corpus;
 
 use std::path::Path;
 
-use crate::{assert_matches_file, beside, fixture_dirs, run, stderr, stdout, testdata};
+use crate::{assert_matches_file, beside, run, stderr, stdout, testdata};
 
 /// The image template the fixtures' `template` and `migrated` expectations use.
 pub(crate) const TEMPLATE: &str = "registry.example.com/{{.Package}}/{{.Name}}:v{{.Version}}";
@@ -34,50 +34,51 @@ fn relative(case: &Path) -> String {
     )
 }
 
-#[test]
-fn fixtures_render_as_expected() {
-    for case in fixture_dirs("bundles") {
-        let mut checked = 0;
-        for (suffix, arguments) in EXPECTATIONS {
-            let expected = beside(&case, suffix);
-            if !expected.exists() {
-                continue;
+/// Each fixture of `testdata/bundles/` renders to the expected files beside it,
+/// in JSON and YAML: one test per fixture, named after it (see build.rs).
+mod fixtures {
+    macro_rules! case {
+        ($test:ident, $name:literal) => {
+            #[test]
+            fn $test() {
+                super::fixture_renders_as_expected($name);
             }
-            checked += 1;
-            let directory = relative(&case);
-            let mut arguments = arguments.to_vec();
-            arguments.push(&directory);
-            let output = run(&arguments);
-            if suffix.ends_with("stderr") {
-                assert_eq!(output.status.code(), Some(2), "{directory}");
-                assert_eq!(stdout(&output), "", "{directory}: no partial output");
-                assert_matches_file(&stderr(&output), &expected);
-            } else {
-                assert_eq!(
-                    output.status.code(),
-                    Some(0),
-                    "{directory}: {}",
-                    stderr(&output)
-                );
-                assert_matches_file(&stdout(&output), &expected);
-            }
-        }
-        assert!(
-            checked > 0,
-            "{}: no expected output beside it",
-            case.display()
-        );
+        };
     }
+    include!(concat!(env!("OUT_DIR"), "/bundles_cases.rs"));
 }
 
-#[test]
-fn fixtures_render_as_expected_in_yaml() {
-    for case in fixture_dirs("bundles") {
-        let expected = beside(&case, "render.yaml");
+fn fixture_renders_as_expected(name: &str) {
+    let case = testdata(&format!("bundles/{name}"));
+    let directory = relative(&case);
+    let mut checked = 0;
+    for (suffix, arguments) in EXPECTATIONS {
+        let expected = beside(&case, suffix);
         if !expected.exists() {
             continue;
         }
-        let output = run(&["render", "-o", "yaml", &relative(&case)]);
+        checked += 1;
+        let mut arguments = arguments.to_vec();
+        arguments.push(&directory);
+        let output = run(&arguments);
+        if suffix.ends_with("stderr") {
+            assert_eq!(output.status.code(), Some(2), "{directory}");
+            assert_eq!(stdout(&output), "", "{directory}: no partial output");
+            assert_matches_file(&stderr(&output), &expected);
+        } else {
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{directory}: {}",
+                stderr(&output)
+            );
+            assert_matches_file(&stdout(&output), &expected);
+        }
+    }
+    assert!(checked > 0, "{directory}: no expected output beside it");
+    let expected = beside(&case, "render.yaml");
+    if expected.exists() {
+        let output = run(&["render", "-o", "yaml", &directory]);
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         assert_matches_file(&stdout(&output), &expected);
     }

@@ -6,8 +6,7 @@ use std::process::Stdio;
 use sha2::{Digest, Sha256};
 
 use crate::{
-    assert_matches_file, assert_same_text, beside, corpus, fbc, fixture_dirs, run, stderr, stdout,
-    testdata,
+    assert_matches_file, assert_same_text, beside, corpus, fbc, run, stderr, stdout, testdata,
 };
 
 /// The corpus catalogs for which opm's full render output is available.
@@ -161,39 +160,50 @@ fn control_characters_fail_yaml_output_before_anything_is_written() {
     );
 }
 
-/// Each fixture directory renders to the expected files beside it.
-#[test]
-fn fixtures_render_as_expected() {
-    for case in fixture_dirs("catalogs") {
-        let has_expectation = ["render.json", "render.yaml", "render.stderr"]
-            .iter()
-            .any(|suffix| beside(&case, suffix).exists());
-        assert!(
-            has_expectation,
-            "{}: no expected output beside it",
-            case.display()
-        );
-        for format in ["json", "yaml"] {
-            let expected = beside(&case, &format!("render.{format}"));
-            let errors = beside(&case, "render.stderr");
-            if !expected.exists() && !errors.exists() {
-                continue;
+/// Each fixture of `testdata/catalogs/` renders to the expected files beside it:
+/// one test per fixture, named after it (see build.rs).
+mod fixtures {
+    macro_rules! case {
+        ($test:ident, $name:literal) => {
+            #[test]
+            fn $test() {
+                super::fixture_renders_as_expected($name);
             }
-            let output = run(&["render", "-o", format, case.to_str().expect("UTF-8 path")]);
-            if errors.exists() {
-                assert_eq!(output.status.code(), Some(2), "{}", case.display());
-                assert_matches_file(&relative(&stderr(&output)), &errors);
-                assert_eq!(stdout(&output), "", "{}: no partial output", case.display());
-            } else {
-                assert_eq!(
-                    output.status.code(),
-                    Some(0),
-                    "{}: {}",
-                    case.display(),
-                    stderr(&output)
-                );
-                assert_matches_file(&stdout(&output), &expected);
-            }
+        };
+    }
+    include!(concat!(env!("OUT_DIR"), "/catalogs_cases.rs"));
+}
+
+fn fixture_renders_as_expected(name: &str) {
+    let case = testdata(&format!("catalogs/{name}"));
+    let has_expectation = ["render.json", "render.yaml", "render.stderr"]
+        .iter()
+        .any(|suffix| beside(&case, suffix).exists());
+    assert!(
+        has_expectation,
+        "{}: no expected output beside it",
+        case.display()
+    );
+    for format in ["json", "yaml"] {
+        let expected = beside(&case, &format!("render.{format}"));
+        let errors = beside(&case, "render.stderr");
+        if !expected.exists() && !errors.exists() {
+            continue;
+        }
+        let output = run(&["render", "-o", format, case.to_str().expect("UTF-8 path")]);
+        if errors.exists() {
+            assert_eq!(output.status.code(), Some(2), "{}", case.display());
+            assert_matches_file(&relative(&stderr(&output)), &errors);
+            assert_eq!(stdout(&output), "", "{}: no partial output", case.display());
+        } else {
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{}: {}",
+                case.display(),
+                stderr(&output)
+            );
+            assert_matches_file(&stdout(&output), &expected);
         }
     }
 }

@@ -2,69 +2,97 @@
 //! every output format end to end, the corpus (valid, as opm says), and corpus
 //! catalogs with injected faults reported in opm's words.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{Value, json};
 
 use crate::{assert_matches_file, corpus, fbc, run, stderr, stdout, testdata};
-
-fn fixture_dirs() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(testdata("validate"))
-        .expect("testdata/validate exists")
-        .map(|entry| entry.expect("readable directory").path())
-        .filter(|path| path.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
-}
-
-/// The fixture path as the tests pass it: relative, so reports show stable paths.
-fn relative(dir: &Path) -> String {
-    let name = dir.file_name().expect("a fixture name").to_string_lossy();
-    format!("testdata/validate/{name}")
-}
 
 fn parse_json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|error| panic!("{error}: {text}"))
 }
 
-#[test]
-fn every_fixture_matches_its_expected_json() {
-    let dirs = fixture_dirs();
-    assert!(dirs.len() > 40, "fixtures are missing");
-    for dir in dirs {
-        let path = relative(&dir);
-        let output = run(&["validate", "-o", "json", &path]);
-        let text = stdout(&output);
-        let report = parse_json(&text);
-        let passed = report["passed"].as_bool().expect("passed is a bool");
-        let expected_code = i32::from(!passed);
-        assert_eq!(
-            output.status.code(),
-            Some(expected_code),
-            "{path}: {}",
-            stderr(&output)
-        );
-        // A fixture named for a rule reports that rule (lints included).
-        let name = dir
-            .file_name()
-            .expect("a name")
-            .to_string_lossy()
-            .into_owned();
-        let rules: Vec<&str> = report["findings"]
-            .as_array()
-            .expect("findings")
-            .iter()
-            .filter_map(|finding| finding["rule"].as_str())
-            .collect();
-        if !name.starts_with("valid") && !name.starts_with("yaml-") && name != "many-problems" {
-            assert!(
-                rules.iter().any(|rule| name.starts_with(rule)),
-                "{path}: {rules:?}"
-            );
-        }
-        assert_matches_file(&text, &dir.with_extension("json"));
+/// Each fixture of `testdata/validate/` (one per rule and lint) reports what the
+/// `-o json` beside it says: one test per fixture, named after it (see build.rs).
+mod fixtures {
+    macro_rules! case {
+        ($test:ident, $name:literal) => {
+            #[test]
+            fn $test() {
+                super::fixture_matches_its_expected_json($name);
+            }
+        };
     }
+    include!(concat!(env!("OUT_DIR"), "/validate_cases.rs"));
+}
+
+#[test]
+fn the_fixtures_are_there() {
+    assert!(
+        crate::fixture_dirs("validate").len() > 40,
+        "fixtures are missing"
+    );
+}
+
+/// Every fixture directory has its test: the lists build.rs wrote are current.
+#[test]
+fn every_fixture_has_its_test() {
+    for (kind, list) in [
+        (
+            "validate",
+            include_str!(concat!(env!("OUT_DIR"), "/validate_cases.rs")),
+        ),
+        (
+            "catalogs",
+            include_str!(concat!(env!("OUT_DIR"), "/catalogs_cases.rs")),
+        ),
+        (
+            "bundles",
+            include_str!(concat!(env!("OUT_DIR"), "/bundles_cases.rs")),
+        ),
+    ] {
+        let listed: Vec<&str> = list
+            .lines()
+            .filter_map(|line| line.split('"').nth(1))
+            .collect();
+        let present: Vec<String> = crate::fixture_dirs(kind)
+            .iter()
+            .map(|dir| {
+                dir.file_name()
+                    .expect("a name")
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(listed, present, "testdata/{kind}");
+    }
+}
+
+fn fixture_matches_its_expected_json(name: &str) {
+    let path = format!("testdata/validate/{name}");
+    let output = run(&["validate", "-o", "json", &path]);
+    let text = stdout(&output);
+    let report = parse_json(&text);
+    let passed = report["passed"].as_bool().expect("passed is a bool");
+    let expected_code = i32::from(!passed);
+    assert_eq!(
+        output.status.code(),
+        Some(expected_code),
+        "{path}: {}",
+        stderr(&output)
+    );
+    // A fixture named for a rule reports that rule (lints included).
+    let rules: Vec<&str> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|finding| finding["rule"].as_str())
+        .collect();
+    if !name.starts_with("valid") && !name.starts_with("yaml-") && name != "many-problems" {
+        assert!(
+            rules.iter().any(|rule| name.starts_with(rule)),
+            "{path}: {rules:?}"
+        );
+    }
+    assert_matches_file(&text, &testdata(&format!("validate/{name}.json")));
 }
 
 #[test]
