@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::csv::{Csv, DefinitionKey, kind_name};
+use super::csv::{Csv, DefinitionKey};
 use super::decode::kind_of;
 
 /// opm's `APIKey`; the derived order is the one Go's `fmt` sorts map keys by.
@@ -169,7 +169,7 @@ fn child<'a>(
 fn field_mismatch(value: &Value, owner: &str, path: &str, go_type: &str) -> String {
     format!(
         "json: cannot unmarshal {} into Go struct field {owner}.{path} of type {go_type}",
-        kind_name(value)
+        crate::go::json_kind(value)
     )
 }
 

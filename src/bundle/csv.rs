@@ -27,23 +27,11 @@ pub(crate) struct Csv<'a> {
 const DEFINITIONS_TYPE: &str = "struct { Owned []*registry.DefinitionKey \"json:\\\"owned\\\"\"; \
                                 Required []*registry.DefinitionKey \"json:\\\"required\\\"\" }";
 
-/// Go's name for a JSON value's kind in `cannot unmarshal <kind>`.
-pub(crate) fn kind_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 /// Go's error for a top-level value of the wrong type.
 pub(crate) fn value_mismatch(value: &Value, go_type: &str) -> String {
     format!(
         "json: cannot unmarshal {} into Go value of type {go_type}",
-        kind_name(value)
+        crate::go::json_kind(value)
     )
 }
 
@@ -223,7 +211,7 @@ impl<'a> Csv<'a> {
                         Some(other) => {
                             return Err(format!(
                                 "json: cannot unmarshal {} into Go struct field Container.Install.spec.Deployments.Spec.template.spec.{list}.image of type string",
-                                kind_name(other)
+                                crate::go::json_kind(other)
                             ));
                         }
                     }

@@ -11,7 +11,6 @@ use serde_json::Value;
 use serde_json::Map;
 
 use super::apis::ApiSet;
-use super::csv::kind_name;
 use super::marshal::marshal;
 use super::raw::{self, RawValue};
 use crate::model::go_decode::{GoDecoder, match_field};
@@ -220,7 +219,7 @@ fn decode_strings(
         other => {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type property.{struct_name}",
-                kind_name(other)
+                crate::go::json_kind(other)
             ));
         }
     };

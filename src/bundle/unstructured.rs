@@ -122,7 +122,7 @@ fn convert(value: &Value, target: Target) -> Result<(), String> {
         (Target::Int64, _) => Err("unrecognized type: int64".to_owned()),
         (Target::Time, other) => Err(format!(
             "json: cannot unmarshal {} into Go value of type string",
-            super::csv::kind_name(other)
+            crate::go::json_kind(other)
         )),
         (Target::StringMap, Value::Object(map)) => {
             map.values().try_for_each(|item| convert(item, Target::Str))

@@ -14,7 +14,6 @@ mod resolve;
 mod tabs;
 #[cfg(test)]
 mod tests;
-mod timestamp;
 
 use std::borrow::Cow;
 

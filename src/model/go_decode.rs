@@ -28,18 +28,6 @@ enum Step {
     Index(usize),
 }
 
-/// The JSON kind names Go uses in `cannot unmarshal <kind>`.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
 /// Go's field-name matching for ASCII names: exact, else case-insensitive, where
 /// `ſ` (U+017F) folds to `s` and the Kelvin sign (U+212A) to `k`.
 pub(crate) fn field_matches(key: &str, field: &str) -> bool {
@@ -86,7 +74,7 @@ impl GoDecoder {
 
     /// Records Go's `UnmarshalTypeError` for the current field.
     pub(crate) fn mismatch(&mut self, found: &Value, struct_name: &str, go_type: &str) {
-        self.mismatch_described(kind(found), struct_name, go_type);
+        self.mismatch_described(crate::go::json_kind(found), struct_name, go_type);
     }
 
     /// A number that does not fit an integer field: Go names the number, as the

@@ -190,7 +190,7 @@ fn go_struct(value: &Value, names: &[&str]) -> Result<Vec<String>, String> {
             .collect();
         return Err(format!(
             "json: cannot unmarshal {} into Go value of type struct {{ {} }}",
-            go_kind(value),
+            crate::go::json_kind(value),
             fields.join("; ")
         ));
     };
@@ -207,7 +207,7 @@ fn go_struct(value: &Value, names: &[&str]) -> Result<Vec<String>, String> {
                 Some(Value::String(text)) => Ok(text.clone()),
                 Some(other) => Err(format!(
                     "json: cannot unmarshal {} into Go struct field .{name} of type string",
-                    go_kind(other)
+                    crate::go::json_kind(other)
                 )),
             }
         })
@@ -220,17 +220,6 @@ fn capitalise(name: &str) -> String {
         .next()
         .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
         .unwrap_or_default()
-}
-
-fn go_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 /// An `olm.constraint` value: parsed strictly, then converted.
@@ -264,7 +253,7 @@ fn object<'v>(value: &'v Value, what: &str) -> Result<Option<&'v Map<String, Val
         Value::Object(map) => Ok(Some(map)),
         other => Err(format!(
             "json: cannot unmarshal {} into Go value of type {what}",
-            go_kind(other)
+            crate::go::json_kind(other)
         )),
     }
 }
@@ -289,7 +278,7 @@ fn string_field(value: Option<&Value>, path: &str) -> Result<String, String> {
         Some(Value::String(text)) => Ok(text.clone()),
         Some(other) => Err(format!(
             "json: cannot unmarshal {} into Go struct field {path} of type string",
-            go_kind(other)
+            crate::go::json_kind(other)
         )),
     }
 }
@@ -363,7 +352,7 @@ fn parse_constraint(value: &Value) -> Result<Constraint, String> {
             Some(other) => {
                 return Err(format!(
                     "json: cannot unmarshal {} into Go struct field CompoundConstraint.constraints of type []constraints.Constraint",
-                    go_kind(other)
+                    crate::go::json_kind(other)
                 ));
             }
         };

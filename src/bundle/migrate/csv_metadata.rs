@@ -228,7 +228,7 @@ fn string_for_custom(value: &Value, field: &str) -> Result<String, String> {
         Value::Null => Ok(String::new()),
         other => Err(format!(
             "json: cannot unmarshal {} into Go struct field ClusterServiceVersionSpec.spec.{field} of type string",
-            crate::bundle::csv::kind_name(other)
+            crate::go::json_kind(other)
         )),
     }
 }

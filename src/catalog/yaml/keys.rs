@@ -1,8 +1,6 @@
 //! Map keys and Go-syntax value texts, as sigs.k8s.io/yaml's `convertToJSONableObject`
 //! and Go's `%#v` produce them.
 
-use std::fmt::Write as _;
-
 use serde_json::Value;
 
 use super::resolve::Scalar;
@@ -103,7 +101,7 @@ pub(super) fn go_syntax(value: &Value, top_level: bool) -> String {
                 go_format_g(&format!("{float:e}"))
             }
         }
-        Value::String(text) => go_quote(text),
+        Value::String(text) => crate::go::fmt::quote(text),
         Value::Array(items) => {
             let items: Vec<String> = items.iter().map(|item| go_syntax(item, false)).collect();
             format!("[]interface {{}}{{{}}}", items.join(", "))
@@ -111,7 +109,9 @@ pub(super) fn go_syntax(value: &Value, top_level: bool) -> String {
         Value::Object(map) => {
             let entries: Vec<String> = map
                 .iter()
-                .map(|(key, value)| format!("{}:{}", go_quote(key), go_syntax(value, false)))
+                .map(|(key, value)| {
+                    format!("{}:{}", crate::go::fmt::quote(key), go_syntax(value, false))
+                })
                 .collect();
             format!(
                 "map[interface {{}}]interface {{}}{{{}}}",
@@ -119,34 +119,6 @@ pub(super) fn go_syntax(value: &Value, top_level: bool) -> String {
             )
         }
     }
-}
-
-/// Go's `strconv.Quote` for the common cases (printable text, `\"`, `\\`, control
-/// characters).
-fn go_quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for character in text.chars() {
-        match character {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => {
-                let code = u32::from(c);
-                // Writing to a String cannot fail.
-                let _ = if code < 0x10000 {
-                    write!(out, "\\u{code:04x}")
-                } else {
-                    write!(out, "\\U{code:08x}")
-                };
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

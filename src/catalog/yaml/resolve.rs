@@ -3,8 +3,9 @@
 
 use std::borrow::Cow;
 
-use super::binary::{base64_decode, go_lossy_utf8};
-use super::timestamp::is_timestamp;
+use super::binary::go_lossy_utf8;
+use crate::go::timestamp::is_timestamp;
+use crate::go::yaml_v2::{Named, named};
 
 /// The core-schema tag prefix that `!!` expands to.
 pub(super) const CORE_PREFIX: &str = "tag:yaml.org,2002:";
@@ -44,9 +45,10 @@ pub(super) fn scalar<'a>(
         return Ok(Scalar::Str(text));
     };
     match core {
-        "binary" => base64_decode(&text)
+        // yaml.v2 decodes `!!binary` with Go's `base64.StdEncoding`.
+        "binary" => crate::go::base64::decode(text.as_bytes())
             .map(|bytes| Scalar::Str(Cow::Owned(go_lossy_utf8(&bytes))))
-            .ok_or_else(|| "!!binary value contains invalid base64 data".to_owned()),
+            .map_err(|_| "!!binary value contains invalid base64 data".to_owned()),
         "bool" | "int" | "float" | "null" => {
             let resolved = plain_scalar(Cow::Borrowed(&text));
             let matches = matches!(
@@ -122,18 +124,10 @@ pub(super) fn plain_scalar(text: Cow<'_, str>) -> Scalar<'_> {
 
 /// The fixed spellings of yaml.v2's resolve table.
 fn keyword(text: &str) -> Option<Scalar<'static>> {
-    Some(match text {
-        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
-            Scalar::Bool(true)
-        }
-        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
-            Scalar::Bool(false)
-        }
-        "~" | "null" | "Null" | "NULL" => Scalar::Null,
-        ".nan" | ".NaN" | ".NAN" => Scalar::Float(f64::NAN),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Scalar::Float(f64::INFINITY),
-        "-.inf" | "-.Inf" | "-.INF" => Scalar::Float(f64::NEG_INFINITY),
-        _ => return None,
+    Some(match named(text)? {
+        Named::Bool(value) => Scalar::Bool(value),
+        Named::Null => Scalar::Null,
+        Named::Float(value) => Scalar::Float(value),
     })
 }
 

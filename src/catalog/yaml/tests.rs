@@ -634,3 +634,27 @@ fn rewrites_are_bounded() {
     assert!(document_to_json(&scalars(3)).is_ok());
     assert!(document_to_json(&scalars(100)).is_err());
 }
+
+/// An explicit `!!timestamp` accepts what yaml.v2's `parseTimestamp` accepts (Go's
+/// `time.Parse`): a run of spaces where the layout has one, a fraction after `,`,
+/// a zone offset of 24 hours or 60 minutes. The reader's own copy of the rule
+/// refused these three; it now shares `go::timestamp` with the writer.
+#[test]
+fn explicit_timestamps_follow_go_time_parse() {
+    for text in [
+        "2021-06-02   12:00:00",
+        "2021-06-02T12:00:00,5Z",
+        "2021-06-02T12:00:00+01:60",
+        "2021-06-02T12:00:00-24:00",
+    ] {
+        assert_eq!(
+            convert(&format!("a: !!timestamp {text}\n")),
+            json!({"a": text}),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        error("a: !!timestamp 2021-06-02T12:60:00Z"),
+        yaml_error("cannot decode !!str `2021-06-02T12:60:00Z` as a !!timestamp")
+    );
+}

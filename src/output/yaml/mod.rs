@@ -5,7 +5,7 @@
 //!
 //! - `decode`: what reading the JSON text back does (errors, folded line breaks);
 //! - `order`/`sort`: yaml.v2's "natural" key order, sorted as Go's `sort.Sort` does;
-//! - `resolve`/`timestamp`: which strings yaml.v2 must quote;
+//! - `resolve`: which strings yaml.v2 must quote (timestamps: `go::timestamp`);
 //! - `scalar`: the emitter's style choice and scalar writers;
 //! - this file: the emitter's block layout (indentation, sequences, mappings).
 
@@ -13,7 +13,6 @@ mod decode;
 mod order;
 mod resolve;
 mod scalar;
-mod timestamp;
 
 use std::borrow::Cow;
 

@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 
-use super::timestamp;
 use crate::output::number;
 
 /// How yaml.v2 prints a number that Go's JSON encoder wrote: integers that fit
@@ -31,16 +30,10 @@ pub(super) fn plain_reads_as_string(text: &str) -> bool {
     resolves_to_string(text) && !is_base60_float(text)
 }
 
-/// The scalars yaml.v2 looks up by name: booleans, nulls and special floats. (Its
-/// table also has the merge key `<<`, but `<` never leads to the lookup.)
-const NAMED: [&str; 39] = [
-    "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "n", "N", "no", "No",
-    "NO", "false", "False", "FALSE", "off", "Off", "OFF", "", "~", "null", "Null", "NULL", ".nan",
-    ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
-];
-
+/// Whether yaml.v2 looks `text` up by name (a boolean, a null or a special float;
+/// the merge key `<<` is in its table too, but `<` never leads to the lookup).
 fn is_named(text: &str) -> bool {
-    text.len() <= 6 && NAMED.contains(&text)
+    crate::go::yaml_v2::named(text).is_some()
 }
 
 /// `resolve("", text)` returning the string tag. The first byte decides what is
@@ -69,7 +62,7 @@ fn is_dot_float(text: &str) -> bool {
 }
 
 fn is_number_or_timestamp(text: &str) -> bool {
-    if timestamp::is_timestamp(text) {
+    if crate::go::timestamp::is_timestamp(text) {
         return true;
     }
     let plain: Cow<'_, str> = if text.as_bytes().contains(&b'_') {

@@ -487,3 +487,17 @@ fn pieces_write_as_the_whole_string() {
         }
     }
 }
+
+/// Strings yaml.v2 would read back as timestamps are quoted, by the same rule the
+/// reader applies to `!!timestamp` (`go::timestamp`).
+#[test]
+fn strings_that_look_like_go_timestamps_are_quoted() {
+    for text in [
+        "2021-06-02   12:00:00",
+        "2021-06-02T12:00:00,5Z",
+        "2021-06-02T12:00:00+01:60",
+    ] {
+        assert_eq!(value(text), format!(" \"{text}\"\n"), "{text}");
+    }
+    assert_eq!(value("2021-06-02T12:60:00Z"), " 2021-06-02T12:60:00Z\n");
+}

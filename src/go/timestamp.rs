@@ -1,10 +1,15 @@
-//! The timestamps yaml.v2 recognises in plain scalars (so that strings looking like
-//! them get quoted): Go's `time.Parse` with the layouts `2006-1-2T15:4:5.999999999Z07:00`,
-//! the same with a lower-case `t`, `2006-1-2 15:4:5.999999999` and `2006-1-2`, after a
-//! quick check for four digits and a dash.
+//! yaml.v2's `parseTimestamp` (`resolve.go`): a quick check for four digits and a
+//! dash, then Go's `time.Parse` with the layouts `2006-1-2T15:4:5.999999999Z07:00`,
+//! the same with a lower-case `t`, `2006-1-2 15:4:5.999999999` and `2006-1-2`.
+//! The reader uses it for an explicit `!!timestamp` tag, the writer to quote
+//! strings that yaml.v2 would read back as timestamps. Go's rules, from `time`'s
+//! `format.go`: a space in a layout matches a run of spaces (`skip`); a fraction
+//! after the seconds starts with `.` or `,` and takes any number of digits; hours
+//! are below 24, minutes and seconds below 60, but a zone offset's hours go up to
+//! 24 and its minutes up to 60 (the range test uses `>`).
 
 /// Whether any of yaml.v2's timestamp layouts parses `text`.
-pub(super) fn is_timestamp(text: &str) -> bool {
+pub(crate) fn is_timestamp(text: &str) -> bool {
     let bytes = text.as_bytes();
     let year_digits = bytes
         .iter()
