@@ -2,7 +2,7 @@
 //! catalogs (as CatalogSources) and Subscriptions, either new ones or those of a
 //! GitOps repository's manifests, say what OLM would install, or OLM's error.
 //!
-//! What is modelled, and what not, is in the README ("Dependency resolution").
+//! What is modelled, and what not, is in docs/resolve.md.
 
 mod cel;
 pub(crate) mod cluster;

@@ -1,4 +1,5 @@
-//! The README cannot rot: every ```console block in it is run. Lines starting with
+//! The README and the pages of `docs/` cannot rot: every ```console block in them
+//! is run, one test per page. Lines starting with
 //! `$ ` are commands (bash, `pipefail`, with the built `fbc` first on `PATH`, in a
 //! scratch directory holding a copy of `testdata/`); the lines after a command, up
 //! to the next command, are its expected stdout. `$ cargo run --release -- ARGS`
@@ -50,13 +51,59 @@ fn examples(readme: &str) -> Vec<Example> {
     examples
 }
 
+/// The pages whose examples are run, each by its own test.
+macro_rules! pages {
+    ($($test:ident => $page:literal),* $(,)?) => {
+        $(
+            #[test]
+            #[cfg_attr(fbc_no_jq, ignore = "needs jq")]
+            fn $test() {
+                console_examples_run_as_shown($page);
+            }
+        )*
+        const PAGES: &[&str] = &[$($page),*];
+    };
+}
+
+pages! {
+    readme => "README.md",
+    docs_render => "docs/render.md",
+    docs_validate => "docs/validate.md",
+    docs_diff => "docs/diff.md",
+    docs_graphs => "docs/graphs.md",
+    docs_templates => "docs/templates.md",
+    docs_resolve => "docs/resolve.md",
+    docs_generate => "docs/generate.md",
+    docs_limits => "docs/limits.md",
+    docs_differences => "docs/differences.md",
+    docs_development => "docs/development.md",
+}
+
+/// Every page of `docs/` has its test.
 #[test]
-#[cfg_attr(fbc_no_jq, ignore = "needs jq")]
-fn readme_console_examples_run_as_shown() {
+fn every_page_is_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let mut pages: Vec<String> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .map(|entry| {
+            format!(
+                "docs/{}",
+                entry.expect("an entry").file_name().to_string_lossy()
+            )
+        })
+        .filter(|page| page.ends_with(".md"))
+        .collect();
+    pages.push("README.md".to_owned());
+    pages.sort();
+    let mut listed: Vec<String> = PAGES.iter().map(|page| (*page).to_owned()).collect();
+    listed.sort();
+    assert_eq!(pages, listed);
+}
+
+fn console_examples_run_as_shown(page: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join(page)).expect("the page");
     let examples = examples(&readme);
-    assert!(!examples.is_empty(), "the README shows no console examples");
     let scratch = tempfile::tempdir().expect("a scratch directory");
     crate::copy_dir(&root.join("testdata"), &scratch.path().join("testdata"));
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_fbc"))
@@ -71,7 +118,7 @@ fn readme_console_examples_run_as_shown() {
     for example in examples.iter().chain(&examples) {
         assert!(
             !example.command.contains("jq ") || has_jq(),
-            "README line {}: jq is not installed (apt-get install jq); after installing it, \
+            "{page} line {}: jq is not installed (apt-get install jq); after installing it, \
              `touch build.rs` so that the tests are built again",
             example.line
         );
@@ -86,7 +133,7 @@ fn readme_console_examples_run_as_shown() {
         assert_eq!(
             output.status.code(),
             Some(example.exit),
-            "README line {}: `{}`\nstderr:\n{}",
+            "{page} line {}: `{}`\nstderr:\n{}",
             example.line,
             example.command,
             String::from_utf8_lossy(&output.stderr)
@@ -94,7 +141,7 @@ fn readme_console_examples_run_as_shown() {
         if !example.expected.is_empty() {
             assert_eq!(
                 stdout, example.expected,
-                "README line {}: `{}` printed something else",
+                "{page} line {}: `{}` printed something else",
                 example.line, example.command
             );
         }
