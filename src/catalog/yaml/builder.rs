@@ -6,7 +6,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use std::borrow::Cow;
 
 use saphyr_parser::{Event, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
@@ -14,7 +13,7 @@ use serde_json::{Map, Number, Value};
 use super::keys::{self, Key};
 use super::long_scalars;
 use super::messages::{Context, alias_name, byte_offset, char_position};
-use super::resolve::{self, CORE_PREFIX, Scalar};
+use super::resolve::{self, CORE_PREFIX, Scalar, exact};
 
 /// Deepest nesting accepted. saphyr stops flow collections at 255 levels; block
 /// collections get the same bound so that every later recursive walk of the value
@@ -642,14 +641,6 @@ fn to_value(node: Node<'_>, integers: bool, non_finite: &mut bool) -> Value {
         Node::Scalar(Scalar::Str(text)) => Value::String(exact(text)),
         Node::Sequence(value) | Node::Mapping(value) => value,
     }
-}
-
-/// The scalar's text without the spare capacity saphyr reserves for every plain
-/// scalar (a line's worth): kept for the whole run, it would double the memory.
-pub(super) fn exact(text: Cow<'_, str>) -> String {
-    let mut text = text.into_owned();
-    text.shrink_to_fit();
-    text
 }
 
 fn float(value: f64, non_finite: &mut bool) -> Value {

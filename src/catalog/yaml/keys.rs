@@ -21,7 +21,7 @@ pub(super) enum Key {
 /// `FormatFloat(f, 'g', -1, 32)` (float32 precision), booleans as `true`/`false`.
 pub(super) fn scalar_key(scalar: Scalar<'_>) -> Key {
     match scalar {
-        Scalar::Str(text) => Key::Text(super::builder::exact(text)),
+        Scalar::Str(text) => Key::Text(super::resolve::exact(text)),
         Scalar::Int(value) => Key::Text(value.to_string()),
         Scalar::Bool(value) => Key::Text(value.to_string()),
         Scalar::Float(value) => Key::Text(float32_key(value)),

@@ -261,6 +261,14 @@ fn go_parse_float(text: &str) -> Option<f64> {
         .filter(|value| value.is_finite())
 }
 
+/// The scalar's text without the spare capacity saphyr reserves for every plain
+/// scalar (a line's worth): kept for the whole run, it would double the memory.
+pub(super) fn exact(text: Cow<'_, str>) -> String {
+    let mut text = text.into_owned();
+    text.shrink_to_fit();
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

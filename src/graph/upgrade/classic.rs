@@ -4,33 +4,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::go::fmt::quote;
 use crate::model::Channel;
 use crate::model::channel::ChannelEntry;
 
 use super::package::{PackageGraph, entries};
-use super::reason::{Channels, Cover, Reason};
+use super::reason::{Channels, Cover, OrderError, Reason};
 use super::{Next, Position, Rules, Step, cover_of};
-
-/// Why OLM classic cannot order a channel; the texts are OLM's.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum OrderError {
-    #[error("no channel heads (entries not replaced by another entry) found in channel {} of package {}", quote(.channel), quote(.package))]
-    NoHeads { channel: String, package: String },
-    #[error("a cycle exists in the chain of replacement beginning with {} in channel {} of package {}", quote(.head), quote(.channel), quote(.package))]
-    Cycle {
-        head: String,
-        channel: String,
-        package: String,
-    },
-    #[error("a unique replacement chain within a channel is required to determine the relative order between channel entries, but {count} replacement chains were found in channel {} of package {}: {chains}", quote(.channel), quote(.package))]
-    Chains {
-        count: usize,
-        channel: String,
-        package: String,
-        chains: String,
-    },
-}
 
 /// The channel's entries from the head down the replaces chain, skipped entries
 /// left out (OLM's `sortChannel`).

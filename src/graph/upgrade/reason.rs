@@ -6,7 +6,26 @@ use crate::go::fmt::quote;
 use crate::semver::Version;
 
 use super::super::edges::EdgeKind;
-use super::classic::OrderError;
+
+/// Why OLM classic cannot order a channel; the texts are OLM's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum OrderError {
+    #[error("no channel heads (entries not replaced by another entry) found in channel {} of package {}", quote(.channel), quote(.package))]
+    NoHeads { channel: String, package: String },
+    #[error("a cycle exists in the chain of replacement beginning with {} in channel {} of package {}", quote(.head), quote(.channel), quote(.package))]
+    Cycle {
+        head: String,
+        channel: String,
+        package: String,
+    },
+    #[error("a unique replacement chain within a channel is required to determine the relative order between channel entries, but {count} replacement chains were found in channel {} of package {}: {chains}", quote(.channel), quote(.package))]
+    Chains {
+        count: usize,
+        channel: String,
+        package: String,
+        chains: String,
+    },
+}
 
 /// How an entry covers a bundle, for messages: `Y replaces X`, `Y skips X`,
 /// `Y has skipRange "<r>", which covers <v>`.

@@ -1,7 +1,8 @@
 //! The upgrade rules on small catalogs: OLM classic's channel order and pick, OLM
 //! v1's ranking, targets, and the request checks.
 
-use super::classic::{OrderError, channel_order};
+use super::classic::channel_order;
+use super::reason::OrderError;
 use super::package::PackageGraph;
 use super::reason::Reason;
 use super::request::{Report, Request, RequestError, plan};
