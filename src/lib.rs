@@ -8,6 +8,7 @@ mod bundle;
 mod bytes;
 mod catalog;
 pub mod cli;
+mod codec;
 mod commands;
 mod diff;
 mod digest;

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::output::number;
+use crate::codec::number;
 
 /// The compact JSON text `json.Marshal` writes for `value`.
 pub(crate) fn marshal(value: &Value) -> String {

@@ -13,10 +13,10 @@ use serde_json::Map;
 use super::apis::ApiSet;
 use super::marshal::marshal;
 use super::raw::{self, RawValue};
+use crate::codec::json_write::write_compact;
+use crate::codec::node::Node;
 use crate::model::go_decode::{GoDecoder, match_field};
 use crate::model::property::{BUNDLE_OBJECT, Property};
-use crate::output::json::write_compact;
-use crate::output::node::Node;
 
 pub(crate) const PACKAGE: &str = "olm.package";
 const PACKAGE_REQUIRED: &str = "olm.package.required";

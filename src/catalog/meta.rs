@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use crate::codec::json_write::write_compact;
+use crate::codec::node::Node;
 use crate::go::fmt::{bool_verb, quote, value as go_value};
 use crate::model::{Bundle, Channel, Deprecation, Package};
-use crate::output::json::write_compact;
-use crate::output::node::Node;
 
 /// A blob whose schema fbc does not interpret, kept as loaded: its schema, package
 /// and name, then the blob as compact JSON (as fbc's writer writes it), in one

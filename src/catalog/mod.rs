@@ -6,7 +6,6 @@ mod decode;
 mod error;
 pub(crate) mod git;
 pub(crate) mod ignore;
-mod json;
 pub(crate) mod locate;
 mod meta;
 mod missing;
@@ -539,14 +538,6 @@ pub(crate) fn manifest_documents(text: &str) -> Result<Vec<Value>, (String, (usi
         Some(error) => Err((error.message, line_and_column(text, error.position))),
         None => Ok(values),
     }
-}
-
-/// One JSON value decoded with the loader's rules (Go's syntax, numbers as `f64`);
-/// `None` unless `text` is exactly one valid value.
-pub(crate) fn parse_json(text: &str) -> Option<Value> {
-    let mut stream = json::JsonStream::new(text);
-    let (_, value) = stream.next_value()?.ok()?;
-    stream.next_value().is_none().then_some(value)
 }
 
 /// Whether opm's `Meta.UnmarshalJSON` fails on this value (not an object, or its

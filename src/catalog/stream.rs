@@ -9,9 +9,9 @@
 use std::io::Read as _;
 use std::path::Path;
 
-use super::json::{JsonError, JsonStream};
 use super::meta::{self, Origin};
 use super::{Catalog, LineCursor, Location};
+use crate::codec::json_read::{JsonError, JsonStream};
 
 /// Files from this size on are read a block at a time.
 pub(super) const STREAM_FROM: u64 = 4 << 20;

@@ -78,10 +78,10 @@ pub(crate) fn print(bytes: &[u8]) -> Result<crate::ExitStatus, StdoutError> {
 /// Writes what `write` gives a buffer to stdout as it comes (a report is never held
 /// whole); a reader that stops early (`| head`) is not an error.
 pub(crate) fn stream_stdout<T>(
-    write: impl FnOnce(&mut crate::output::sink::Spill<'_, std::io::StdoutLock<'static>>) -> T,
+    write: impl FnOnce(&mut crate::codec::sink::Spill<'_, std::io::StdoutLock<'static>>) -> T,
 ) -> std::io::Result<T> {
     let mut stdout = std::io::stdout().lock();
-    let mut spill = crate::output::sink::Spill::new(&mut stdout, 64 * 1024);
+    let mut spill = crate::codec::sink::Spill::new(&mut stdout, 64 * 1024);
     let result = write(&mut spill);
     match spill
         .finish()

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use crate::ExitStatus;
 use crate::cli::{ResolveArgs, ResolveFormat};
-use crate::output::sink::Sink as _;
+use crate::codec::sink::Sink as _;
 use crate::resolve::{self, Request, ResolveError, split_pair};
 
 pub(crate) fn run(args: &ResolveArgs) -> miette::Result<ExitStatus> {

@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 use super::go_decode::{GoDecoder, match_field};
 use super::property::{BUNDLE_OBJECT, Property};
 use super::text::Text;
+use crate::codec::node::Node;
 use crate::go::{base64, fmt::quote};
-use crate::output::node::Node;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Bundle {

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use super::go_decode::{GoDecoder, match_field};
 use super::property::Property;
 use super::text::Text;
-use crate::output::node::Node;
+use crate::codec::node::Node;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Channel {

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::go_decode::{GoDecoder, match_field};
-use crate::output::node::Node;
+use crate::codec::node::Node;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Deprecation {

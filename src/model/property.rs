@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::go_decode::{GoDecoder, match_field};
 use super::text::Text;
-use crate::output::node::Node;
+use crate::codec::node::Node;
 
 pub(crate) const BUNDLE_OBJECT: &str = "olm.bundle.object";
 pub(crate) const CSV_METADATA: &str = "olm.csv.metadata";
@@ -74,7 +74,7 @@ impl Property {
     pub(crate) fn value(&self) -> Option<Value> {
         match &self.stored {
             Stored::Missing => None,
-            Stored::Loaded(text) => crate::catalog::parse_json(text),
+            Stored::Loaded(text) => crate::codec::json_read::parse_json(text),
             Stored::Raw(text) => serde_json::from_str(text).ok(),
             Stored::Ordered(node) => serde_json::from_str(&compact_text(node)).ok(),
         }
@@ -161,6 +161,6 @@ impl Property {
 
 fn compact_text(node: &Node<'_>) -> String {
     let mut text = Vec::new();
-    crate::output::json::write_compact(node, &mut text);
+    crate::codec::json_write::write_compact(node, &mut text);
     String::from_utf8(text).expect("JSON output is UTF-8")
 }

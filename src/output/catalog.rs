@@ -5,9 +5,10 @@
 
 use std::io::Write;
 
-use super::node::Node;
-use super::sink::{Capped, Sink, Spill};
-use super::{json, yaml};
+use super::yaml;
+use crate::codec::json_write as json;
+use crate::codec::node::Node;
+use crate::codec::sink::{Capped, Sink, Spill};
 use rayon::prelude::*;
 
 use crate::catalog::{Catalog, Other};

@@ -3,9 +3,5 @@
 pub(crate) mod catalog;
 pub(crate) mod diagnostics;
 pub(crate) mod gitlab;
-pub(crate) mod json;
-pub(crate) mod node;
-pub(crate) mod number;
-pub(crate) mod sink;
 pub(crate) mod spool;
 pub(crate) mod yaml;

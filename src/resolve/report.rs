@@ -109,7 +109,7 @@ pub(crate) fn json_start() -> String {
 pub(crate) fn write_json(out: &mut String, outcome: &Outcome, first: bool) {
     out.push_str(if first { "\n" } else { ",\n" });
     let text = serde_json::to_string_pretty(&result(outcome)).unwrap_or_default();
-    crate::output::json::push_nested(out, &text, "    ");
+    crate::codec::json_write::push_nested(out, &text, "    ");
 }
 
 /// The end of the JSON report, after `count` results.

@@ -6,9 +6,9 @@
 use serde_json::Value;
 
 use super::TemplateType;
+use crate::codec::json_write as json;
+use crate::codec::node::Node;
 use crate::model::Bundle;
-use crate::output::json;
-use crate::output::node::Node;
 
 /// Converts the blobs of `text`; the error is opm's, without `converting: `.
 pub(crate) fn convert(kind: TemplateType, text: &str, yaml: bool) -> Result<Vec<u8>, String> {

@@ -588,7 +588,7 @@ impl From<String> for TextSpool {
     }
 }
 
-impl crate::output::node::TextSource for TextSpool {
+impl crate::codec::node::TextSource for TextSpool {
     fn chunks(&self, visit: &mut dyn FnMut(&str)) {
         TextSpool::chunks(self, visit);
     }

@@ -11,10 +11,10 @@ use super::schema::{
     INSTALL_MODE, Kind, MAINTAINER, Schema, Slot,
 };
 use crate::bundle::decode;
+use crate::codec::node::Node;
 use crate::model::Bundle;
 use crate::model::go_decode::{GoDecoder, field_matches, match_field};
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Property};
-use crate::output::node::Node;
 use crate::semver::{Prerelease, Version};
 
 const fn field(name: &'static str, kind: Kind) -> Field {

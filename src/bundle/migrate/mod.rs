@@ -149,7 +149,7 @@ mod tests {
         });
         let node = csv_metadata::csv_metadata(&csv).expect("decodes");
         let mut text = Vec::new();
-        crate::output::json::write_compact(&node, &mut text);
+        crate::codec::json_write::write_compact(&node, &mut text);
         assert_eq!(
             String::from_utf8(text).expect("UTF-8"),
             r#"{"annotations":{"a":"1","b":"2"},"apiServiceDefinitions":{},"crdDescriptions":{"owned":[{"name":"foos.x.io","version":"v1","kind":"Foo","specDescriptors":[{"path":"size","value":{"a":null,"b":1}}]}]},"displayName":"Foo","installModes":[{"type":"OwnNamespace","supported":true},{"type":"","supported":false}],"maintainers":[{"email":"a@b.c"}],"provider":{}}"#

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::codec::node::Node;
 use crate::model::go_decode::{GoDecoder, match_field};
-use crate::output::node::Node;
 
 /// The Go type of a field.
 #[derive(Clone, Copy)]

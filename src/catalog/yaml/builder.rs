@@ -6,7 +6,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-
 use saphyr_parser::{Event, ScalarStyle, Span};
 use serde_json::{Map, Number, Value};
 

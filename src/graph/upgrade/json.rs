@@ -108,7 +108,7 @@ impl Array {
             .push_str(if self.count == 0 { "[\n" } else { ",\n" });
         let text =
             serde_json::to_string_pretty(&report_json(report)).expect("the report serialises");
-        crate::output::json::push_nested(&mut self.out, &text, "  ");
+        crate::codec::json_write::push_nested(&mut self.out, &text, "  ");
         self.count += 1;
     }
 

@@ -2,8 +2,8 @@
 //! v1's ranking, targets, and the request checks.
 
 use super::classic::channel_order;
-use super::reason::OrderError;
 use super::package::PackageGraph;
+use super::reason::OrderError;
 use super::reason::Reason;
 use super::request::{Report, Request, RequestError, plan};
 use super::{Ending, Semantics};

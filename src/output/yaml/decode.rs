@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use super::YamlWriteError;
 use crate::bytes::{self, byte_table};
-use crate::output::node::{self, Node};
+use crate::codec::node::{self, Node};
 
 const NEL: char = '\u{85}';
 

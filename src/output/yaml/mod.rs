@@ -16,8 +16,8 @@ mod scalar;
 
 use std::borrow::Cow;
 
-use super::node::{self, Node};
-use super::sink::Sink;
+use crate::codec::node::{self, Node};
+use crate::codec::sink::Sink;
 
 /// yaml.v2's `best_width`: plain and quoted scalars fold at spaces beyond it.
 const BEST_WIDTH: usize = 80;

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::output::node::Node;
+use crate::codec::node::Node;
 
 /// One character as `keyList.Less` sees it (a Go rune).
 trait Rune: Copy + Eq {

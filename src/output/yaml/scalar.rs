@@ -6,7 +6,7 @@
 
 use super::{BEST_INDENT, BEST_WIDTH, Context, Emitter, resolve};
 use crate::bytes::{self, byte_table};
-use crate::output::sink::Sink;
+use crate::codec::sink::Sink;
 
 /// What the emitter's `yaml_emitter_analyze_scalar` finds out about a text. Flow
 /// contexts never hold scalars here (only empty collections are written in flow

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::order::key_less;
 use super::{YamlWriteError, check, write_document};
-use crate::output::node::Node;
+use crate::codec::node::Node;
 
 fn object<'a>(fields: Vec<(&'a str, Node<'a>)>) -> Node<'a> {
     Node::Object(
@@ -427,7 +427,7 @@ fn rejected_blobs_write_nothing() {
 /// A text handed over in pieces of `size` characters.
 struct InPieces(Vec<String>);
 
-impl crate::output::node::TextSource for InPieces {
+impl crate::codec::node::TextSource for InPieces {
     fn chunks(&self, visit: &mut dyn FnMut(&str)) {
         self.0.iter().for_each(|piece| visit(piece));
     }
@@ -467,7 +467,7 @@ fn pieces_write_as_the_whole_string() {
     for text in texts {
         for size in [1, 2, 3, 7, 1000] {
             let pieces = in_pieces(text, size);
-            let chunks = Node::Chunks(crate::output::node::Chunks(&pieces));
+            let chunks = Node::Chunks(crate::codec::node::Chunks(&pieces));
             for (whole, given) in [
                 (
                     object(vec![("k", Node::str(text))]),

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{display_path, subject};
-use crate::output::sink::Sink;
+use crate::codec::sink::Sink;
 use crate::shown::Form;
 use crate::validate::{Finding, Severity};
 

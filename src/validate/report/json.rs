@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 
 use super::{Outcome, display_path};
-use crate::output::node::{Chunks, Each, Items, Node};
-use crate::output::sink::Sink;
+use crate::codec::node::{Chunks, Each, Items, Node};
+use crate::codec::sink::Sink;
 use crate::shown::Form;
 use crate::validate::Finding;
 use crate::validate::spool::Spool;
@@ -140,7 +140,7 @@ fn write_indented(node: &Node<'_>, depth: usize, out: &mut impl Sink) {
             chunks.for_each(&mut |chunk| write_escaped(chunk, out));
             out.push(b'"');
         }
-        other => crate::output::json::write_compact(other, out),
+        other => crate::codec::json_write::write_compact(other, out),
     }
 }
 
@@ -173,11 +173,11 @@ fn write_string(text: &str, out: &mut impl Sink) {
 /// The inside of [`write_string`]'s quotes.
 fn write_escaped(text: &str, out: &mut impl Sink) {
     if !text.bytes().any(|byte| matches!(byte, b'<' | b'>' | b'&')) {
-        crate::output::json::write_escaped(text, out);
+        crate::codec::json_write::write_escaped(text, out);
         return;
     }
     let mut escaped = Vec::with_capacity(text.len());
-    crate::output::json::write_escaped(text, &mut escaped);
+    crate::codec::json_write::write_escaped(text, &mut escaped);
     for byte in escaped {
         match byte {
             b'<' => out.extend_from_slice(b"\\u003c"),

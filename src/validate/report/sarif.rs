@@ -6,8 +6,8 @@ use std::borrow::Cow;
 
 use super::relative_path;
 use crate::catalog::Location;
-use crate::output::node::{Items, Node};
-use crate::output::sink::Sink;
+use crate::codec::node::{Items, Node};
+use crate::codec::sink::Sink;
 use crate::shown;
 use crate::validate::spool::Spool;
 use crate::validate::{Finding, Rule, Severity};
@@ -52,7 +52,7 @@ pub(crate) fn write(parts: &[&Spool], out: &mut impl Sink) {
         ("version".into(), Node::str("2.1.0")),
         ("runs".into(), Node::Array(vec![run])),
     ]);
-    crate::output::json::write_pretty(&document, out);
+    crate::codec::json_write::write_pretty(&document, out);
 }
 
 fn level(severity: Severity) -> &'static str {

@@ -3,8 +3,8 @@
 //! `render -o yaml` emulates for each blob; `Fprintln` then adds an empty line.
 
 use super::Outcome;
-use crate::output::node::Node;
-use crate::output::sink::Sink;
+use crate::codec::node::Node;
+use crate::codec::sink::Sink;
 use crate::output::yaml::{YamlWriteError, write_value};
 
 /// The report, or yaml.v2's refusal of a string in it (opm then prints nothing,

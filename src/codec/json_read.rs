@@ -363,6 +363,14 @@ pub(crate) fn quote_char(byte: u8) -> String {
     }
 }
 
+/// One JSON value decoded with the loader's rules (Go's syntax, numbers as `f64`);
+/// `None` unless `text` is exactly one valid value.
+pub(crate) fn parse_json(text: &str) -> Option<Value> {
+    let mut stream = JsonStream::new(text);
+    let (_, value) = stream.next_value()?.ok()?;
+    stream.next_value().is_none().then_some(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

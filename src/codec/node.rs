@@ -110,7 +110,7 @@ impl PartialEq for Items<'_> {
 /// The value of a [`Node::Raw`]'s text, decoded as the catalog loader decodes JSON
 /// (numbers as `f64`); the text is valid JSON, so `null` is never a stand-in.
 pub(crate) fn decode_raw(text: &str) -> serde_json::Value {
-    crate::catalog::parse_json(text).unwrap_or(serde_json::Value::Null)
+    crate::codec::json_read::parse_json(text).unwrap_or(serde_json::Value::Null)
 }
 
 impl<'a> Node<'a> {
@@ -184,7 +184,7 @@ mod tests {
                 let writers: [fn(&Node<'_>) -> Vec<u8>; 3] = [
                     |node| {
                         let mut out = Vec::new();
-                        crate::output::json::write_pretty(node, &mut out);
+                        crate::codec::json_write::write_pretty(node, &mut out);
                         out
                     },
                     |node| {
