@@ -23,9 +23,10 @@ fn main() {
 }
 
 /// One test per fixture: for each `testdata/<kind>/` whose cases are checked one
-/// by one, `$OUT_DIR/<kind>_cases.rs` lists `case!(test_name, "dir-name");` for
-/// every case directory, which the tests include, so that a failure names its
-/// case and never hides the others. Adding a fixture reruns this.
+/// by one, `$OUT_DIR/<kind>_cases.rs` holds a test per case directory, named after
+/// it, calling `super::check("dir-name")`; the tests include it in a module, so
+/// that a failure names its case and never hides the others. Adding a fixture
+/// reruns this.
 fn fixture_cases() {
     let Some(manifest) = std::env::var_os("CARGO_MANIFEST_DIR") else {
         return;
@@ -61,7 +62,10 @@ fn fixture_cases() {
             if function.starts_with(|c: char| c.is_ascii_digit()) {
                 function.insert_str(0, "case_");
             }
-            let _ = writeln!(text, "case!({function}, {name:?});");
+            let _ = writeln!(
+                text,
+                "#[test]\nfn {function}() {{\n    super::check({name:?});\n}}"
+            );
         }
         let path = Path::new(&out).join(format!("{kind}_cases.rs"));
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {

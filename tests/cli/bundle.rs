@@ -37,18 +37,10 @@ fn relative(case: &Path) -> String {
 /// Each fixture of `testdata/bundles/` renders to the expected files beside it,
 /// in JSON and YAML: one test per fixture, named after it (see build.rs).
 mod fixtures {
-    macro_rules! case {
-        ($test:ident, $name:literal) => {
-            #[test]
-            fn $test() {
-                super::fixture_renders_as_expected($name);
-            }
-        };
-    }
     include!(concat!(env!("OUT_DIR"), "/bundles_cases.rs"));
 }
 
-fn fixture_renders_as_expected(name: &str) {
+fn check(name: &str) {
     let case = testdata(&format!("bundles/{name}"));
     let directory = relative(&case);
     let mut checked = 0;

@@ -163,18 +163,10 @@ fn control_characters_fail_yaml_output_before_anything_is_written() {
 /// Each fixture of `testdata/catalogs/` renders to the expected files beside it:
 /// one test per fixture, named after it (see build.rs).
 mod fixtures {
-    macro_rules! case {
-        ($test:ident, $name:literal) => {
-            #[test]
-            fn $test() {
-                super::fixture_renders_as_expected($name);
-            }
-        };
-    }
     include!(concat!(env!("OUT_DIR"), "/catalogs_cases.rs"));
 }
 
-fn fixture_renders_as_expected(name: &str) {
+fn check(name: &str) {
     let case = testdata(&format!("catalogs/{name}"));
     let has_expectation = ["render.json", "render.yaml", "render.stderr"]
         .iter()
