@@ -31,9 +31,6 @@ enum RenderError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Load(#[from] catalog::LoadErrors),
-    #[error(transparent)]
-    #[diagnostic(transparent)]
-    Access(#[from] catalog::LoadError),
     #[error("invalid image reference template: {message}")]
     #[diagnostic(code(fbc::render::template))]
     Template { message: String },
