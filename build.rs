@@ -20,6 +20,30 @@ fn main() {
     println!("cargo:rustc-env=FBC_GIT_COMMIT={commit}");
     test_prerequisites();
     fixture_cases();
+    registry_api();
+}
+
+/// The stubs of the API `fbc serve` answers (`proto/registry.proto`), and its
+/// encoded descriptors for server reflection (`$OUT_DIR/registry.bin`). protox
+/// compiles the file, so building needs no `protoc`.
+fn registry_api() {
+    use prost::Message as _;
+    println!("cargo:rerun-if-changed=proto");
+    let descriptors = match protox::compile(["registry.proto"], ["proto"]) {
+        Ok(descriptors) => descriptors,
+        Err(error) => panic!("proto/registry.proto: {error}"),
+    };
+    let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
+    std::fs::write(
+        Path::new(&out).join("registry.bin"),
+        descriptors.encode_to_vec(),
+    )
+    .expect("OUT_DIR is writable");
+    tonic_prost_build::configure()
+        .build_client(false)
+        .build_transport(false)
+        .compile_fds(descriptors)
+        .expect("the registry API's stubs are generated");
 }
 
 /// One test per fixture: for each `testdata/<kind>/` whose cases are checked one

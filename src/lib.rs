@@ -26,6 +26,7 @@ mod output;
 mod resolve;
 mod semver;
 mod semver_range;
+mod serve;
 mod shown;
 mod source;
 mod stack;
@@ -70,7 +71,10 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
     let _ = rayon::ThreadPoolBuilder::new()
         .stack_size(stack::DEEP_STACK)
         .build_global();
-    interrupt::install();
+    // A server stops on SIGTERM and SIGINT by itself, finishing its calls.
+    if !matches!(cli.command, cli::Command::Serve(_)) {
+        interrupt::install();
+    }
     let outcome = stack::on_deep_stack(|| run_command(cli));
     // An interrupted command that returns (its workers stopped) leaves the exit to
     // the handler, which is still removing what they wrote.
@@ -87,6 +91,7 @@ fn run_command(cli: cli::Cli) -> miette::Result<ExitStatus> {
         },
         cli::Command::Graph(args) => commands::graph::run(&args),
         cli::Command::Diff(args) => commands::diff::run(&args),
+        cli::Command::Serve(args) => Ok(commands::serve::run(&args)),
         cli::Command::Alpha(args) => match args.command {
             cli::AlphaCommand::RenderGraph(args) => commands::graph::run_render_graph(&args),
             cli::AlphaCommand::UpgradePath(args) => commands::upgrade_path::run(&args),

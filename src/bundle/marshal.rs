@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::codec::node::Node;
 use crate::codec::number;
 
 /// The compact JSON text `json.Marshal` writes for `value`.
@@ -43,6 +44,61 @@ fn write_value(value: &Value, out: &mut String) {
                 write_string(key, out);
                 out.push(':');
                 write_value(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// The compact JSON text `json.Marshal` writes for a Go struct given as a node in
+/// field order (raw values are written as they stand).
+pub(crate) fn marshal_node(node: &Node<'_>) -> String {
+    let mut out = String::with_capacity(1024);
+    write_node(node, &mut out);
+    out
+}
+
+fn write_node(node: &Node<'_>, out: &mut String) {
+    fn list<'n>(out: &mut String, items: impl Iterator<Item = &'n Node<'n>>) {
+        out.push('[');
+        for (index, item) in items.enumerate() {
+            if index > 0 {
+                out.push(',');
+            }
+            write_node(item, out);
+        }
+        out.push(']');
+    }
+    match node {
+        Node::Null => out.push_str("null"),
+        Node::Bool(true) => out.push_str("true"),
+        Node::Bool(false) => out.push_str("false"),
+        Node::Number(number) => out.push_str(&number::json(*number)),
+        Node::String(text) => write_string(text, out),
+        Node::Chunks(chunks) => write_string(&chunks.text(), out),
+        Node::Raw(text) => out.push_str(text),
+        Node::Array(items) => list(out, items.iter()),
+        Node::Items(items) => {
+            out.push('[');
+            let mut first = true;
+            items.for_each(&mut |item| {
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                write_node(item, out);
+            });
+            out.push(']');
+        }
+        Node::Object(fields) => {
+            out.push('{');
+            for (index, (key, item)) in fields.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                write_string(key, out);
+                out.push(':');
+                write_node(item, out);
             }
             out.push('}');
         }

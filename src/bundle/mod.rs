@@ -3,7 +3,7 @@
 
 mod apis;
 mod csv;
-mod decode;
+pub(crate) mod decode;
 mod manifests;
 pub(crate) mod marshal;
 mod metadata;

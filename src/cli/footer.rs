@@ -224,6 +224,33 @@ const FOOTERS: &[(&[&str], Footer)] = &[
         },
     ),
     (
+        &["serve"],
+        Footer {
+            exit: &[
+                (
+                    0,
+                    "stopped by SIGTERM or SIGINT, or the cache written (--cache-only)",
+                ),
+                (
+                    1,
+                    "the catalog is invalid or unreadable, or the cache changed",
+                ),
+                (2, "the port could not be opened, or bad arguments"),
+            ],
+            environment: &[&["FBC_MAX_FILE_SIZE", "FBC_MAX_ALIAS_EXPANSION"]],
+            examples: &[
+                (
+                    "fbc serve testdata/examples/hello-catalog --cache-dir /tmp/fbc-cache --cache-only",
+                    "check a catalog and write its cache, as an image build does",
+                ),
+                (
+                    "fbc serve /configs --cache-dir=/tmp/cache",
+                    "serve on port 50051, as a catalog image runs it",
+                ),
+            ],
+        },
+    ),
+    (
         &["init"],
         Footer {
             exit: &[(0, "printed"), FAILED],

@@ -7,6 +7,7 @@ mod footer;
 mod generate;
 mod graph;
 mod render;
+mod serve;
 mod template;
 mod validate;
 
@@ -18,6 +19,7 @@ pub use diff::{DiffArgs, DiffFormat, DiffRule};
 pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
 pub use graph::{GraphArgs, GraphFilterArgs, GraphFormat, RenderGraphArgs};
 pub use render::{OutputFormat, RegistryArgs, RenderArgs};
+pub use serve::ServeArgs;
 pub use template::{
     BlobFormat, ConvertArgs, ConvertTemplateArgs, ConvertTemplateCommand, InitArgs, ListArgs,
     ListCommand, ListInPackageArgs, ListPackagesArgs, RenderTemplateArgs, TemplateFormat,
@@ -159,6 +161,7 @@ pub enum Command {
     /// Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)
     Graph(GraphArgs),
     Diff(DiffArgs),
+    Serve(ServeArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),
     /// Generate an olm.package blob, as `opm init` does

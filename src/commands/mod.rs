@@ -9,6 +9,7 @@ pub(crate) mod man;
 pub(crate) mod render;
 pub(crate) mod render_template;
 pub(crate) mod resolve;
+pub(crate) mod serve;
 pub(crate) mod upgrade_path;
 pub(crate) mod validate;
 pub(crate) mod version;

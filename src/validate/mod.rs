@@ -12,7 +12,7 @@ mod group;
 mod image;
 mod json_schema;
 mod lints;
-mod model;
+pub(crate) mod model;
 pub(crate) mod properties;
 pub(crate) mod report;
 mod schemas;
@@ -30,7 +30,7 @@ use crate::catalog::Catalog;
 pub(crate) fn opm_message(catalog: &Catalog) -> Option<String> {
     // Nothing is read back from a file when no finding is kept; were it to fail,
     // the catalog would not pass.
-    match validate_parts(catalog, true, None, |_| {}) {
+    match validate_parts(catalog, true, None, |_| {}, &mut |_| {}) {
         Ok(message) => message.map(|message| message.text()),
         Err(failure) => Some(failure),
     }
@@ -73,7 +73,17 @@ pub(crate) fn validate_each(
     opm_text: bool,
     emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
 ) -> Result<Option<TextSpool>, String> {
-    validate_parts(catalog, opm_text, Some(spool::budget()), emit)
+    validate_parts(catalog, opm_text, Some(spool::budget()), emit, &mut |_| {})
+}
+
+/// [`validate_each`], handing each group's model to `visit` once it has been
+/// checked: `fbc serve` builds what it serves from them in the same pass.
+pub(crate) fn validate_with_models(
+    catalog: &Catalog,
+    emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
+    visit: &mut dyn FnMut(&model::Model<'_>),
+) -> Result<Option<TextSpool>, String> {
+    validate_parts(catalog, true, Some(spool::budget()), emit, visit)
 }
 
 /// [`validate_each`] keeping `budget` bytes of findings in memory, or none at
@@ -83,6 +93,7 @@ fn validate_parts(
     opm_text: bool,
     budget: Option<usize>,
     mut emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
+    visit: &mut dyn FnMut(&model::Model<'_>),
 ) -> Result<Option<TextSpool>, String> {
     let mut collector = finding::Collector::new(budget);
     let text_budget = budget.unwrap_or(usize::MAX);
@@ -106,6 +117,7 @@ fn validate_parts(
         deprecations::apply(catalog, group, &mut model, &mut collector);
         checks::validate(&model, &mut collector, &mut root);
         lints::check_model(&model, &mut collector);
+        visit(&model);
         drop(model);
         // The schema checks skip bundles with errors found above.
         schemas::check(catalog, group.bundles, &mut collector);
@@ -287,8 +299,14 @@ mod spill_tests {
 
     fn findings(catalog: &Catalog, budget: usize) -> (Vec<Finding>, Option<String>) {
         let mut findings = Vec::new();
-        let message = validate_parts(catalog, true, Some(budget), |part| findings.extend(part))
-            .expect("findings read back");
+        let message = validate_parts(
+            catalog,
+            true,
+            Some(budget),
+            |part| findings.extend(part),
+            &mut |_| {},
+        )
+        .expect("findings read back");
         (findings, message.map(|message| message.text()))
     }
 

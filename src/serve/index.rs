@@ -1,0 +1,709 @@
+//! What `fbc serve` answers from: the packages, channels and channel entries of a
+//! valid catalog, each bundle converted once into the registry API's `Bundle`
+//! (opm's `ConvertModelBundleToAPIBundle`), and the blobs of other schemas by
+//! schema and package. Built from the validation model, in the same pass that
+//! checks the catalog; every query is opm's `pkg/cache` query, with its texts.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::Value;
+
+use super::api;
+use super::csv;
+use crate::catalog::Catalog;
+use crate::codec::json_write::write_compact;
+use crate::codec::node::Node;
+use crate::go::fmt::quote;
+use crate::model::go_decode::match_field;
+use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Property};
+use crate::validate::model::{BundleBlob, Model, ModelPackage};
+
+/// The served catalog.
+#[derive(Debug, Default)]
+pub(crate) struct Index {
+    packages: BTreeMap<Box<str>, Package>,
+    /// One per bundle blob: the fields that do not depend on the channel.
+    bundles: Vec<api::Bundle>,
+    /// Every channel entry, in `ListBundles` order once built: by channel, package
+    /// and bundle name.
+    entries: Vec<Entry>,
+    /// Blobs of other schemas by (schema, package), in catalog order.
+    customs: HashMap<(Box<str>, Box<str>), Vec<prost_types::Struct>>,
+}
+
+#[derive(Debug)]
+struct Package {
+    default_channel: Box<str>,
+    deprecation: Option<Box<str>>,
+    channels: BTreeMap<Box<str>, Channel>,
+}
+
+#[derive(Debug)]
+struct Channel {
+    head: Box<str>,
+    deprecation: Option<Box<str>>,
+    /// The channel's entries (indices into `Index::entries`) by bundle name.
+    entries: BTreeMap<Box<str>, usize>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    package: Box<str>,
+    channel: Box<str>,
+    name: Box<str>,
+    replaces: Box<str>,
+    skips: Box<[Box<str>]>,
+    skip_range: Box<str>,
+    deprecation: Option<Box<str>>,
+    /// Index into `Index::bundles`.
+    bundle: usize,
+}
+
+/// A message of more than this many bytes fails in OLM's clients (grpc-go's
+/// default receive limit).
+pub(crate) const CLIENT_MESSAGE_LIMIT: usize = 4 * 1024 * 1024;
+
+/// A custom-schema query that opm refuses with `InvalidArgument`.
+#[derive(Debug, PartialEq)]
+pub(crate) struct InvalidQuery(pub(crate) String);
+
+impl Index {
+    /// Adds the packages of one validated group.
+    pub(crate) fn add_model(&mut self, model: &Model<'_>) -> Result<(), String> {
+        for package in model.packages.values() {
+            self.add_package(package)?;
+        }
+        Ok(())
+    }
+
+    fn add_package(&mut self, package: &ModelPackage<'_>) -> Result<(), String> {
+        let mut converted: HashMap<&str, usize> = HashMap::new();
+        let mut channels = BTreeMap::new();
+        for (name, channel) in package.channels.iter() {
+            let heads = crate::validate::chain::heads(&channel.entries);
+            let [head] = heads.as_slice() else {
+                return Err(format!(
+                    "package {}, channel {}: expected one head, found {}",
+                    quote(package.name()),
+                    quote(name),
+                    heads.len()
+                ));
+            };
+            let mut entries = BTreeMap::new();
+            for (entry_name, entry) in channel.entries.iter() {
+                let Some(blob) = package.bundles.get(entry_name) else {
+                    return Err(format!(
+                        "package {}, channel {}: no bundle {}",
+                        quote(package.name()),
+                        quote(name),
+                        quote(entry_name)
+                    ));
+                };
+                let bundle = if let Some(&index) = converted.get(entry_name) {
+                    index
+                } else {
+                    let index = self.bundles.len();
+                    self.bundles.push(convert_bundle(package, blob)?);
+                    converted.insert(entry_name, index);
+                    index
+                };
+                entries.insert(Box::from(*entry_name), self.entries.len());
+                self.entries.push(Entry {
+                    package: package.name().into(),
+                    channel: (*name).into(),
+                    name: (*entry_name).into(),
+                    replaces: entry.replaces.as_str().into(),
+                    skips: entry
+                        .skips
+                        .iter()
+                        .map(|skip| skip.as_str().into())
+                        .collect(),
+                    skip_range: entry.skip_range.as_str().into(),
+                    deprecation: channel
+                        .deprecated_bundles
+                        .get(entry_name)
+                        .map(|mark| mark.message.into()),
+                    bundle,
+                });
+            }
+            channels.insert(
+                Box::from(*name),
+                Channel {
+                    head: (*head).into(),
+                    deprecation: channel.deprecation.map(|mark| mark.message.into()),
+                    entries,
+                },
+            );
+        }
+        self.packages.insert(
+            package.name().into(),
+            Package {
+                default_channel: package.blob.item.default_channel.as_str().into(),
+                deprecation: package.deprecation.map(|mark| mark.message.into()),
+                channels,
+            },
+        );
+        Ok(())
+    }
+
+    /// Adds the blobs of schemas other than opm's four, as opm's cache does;
+    /// a schema or package name opm cannot key them by fails the catalog.
+    pub(crate) fn add_customs(&mut self, catalog: &Catalog) -> Result<(), String> {
+        for other in &catalog.others {
+            let blob = &other.item;
+            let (schema, package) = (blob.schema(), blob.package());
+            let key = meta_key(schema, package)
+                .map_err(|error| format!("invalid custom schema meta: {error}"))?;
+            let value: Value = serde_json::from_str(blob.json())
+                .map_err(|error| format!("parse meta JSON: {error}"))?;
+            let Value::Object(map) = value else {
+                return Err("parse meta JSON: not an object".to_owned());
+            };
+            self.customs.entry(key).or_default().push(to_struct(map));
+        }
+        Ok(())
+    }
+
+    /// Puts the entries in `ListBundles` order once every package is in.
+    pub(crate) fn finish(&mut self) {
+        let mut order: Vec<usize> = (0..self.entries.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&self.entries[a], &self.entries[b]);
+            (&a.channel, &a.package, &a.name).cmp(&(&b.channel, &b.package, &b.name))
+        });
+        let mut position = vec![0; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            position[old] = new;
+        }
+        let mut entries: Vec<Option<Entry>> = std::mem::take(&mut self.entries)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.entries = order
+            .iter()
+            .map(|&old| entries[old].take().expect("each entry is taken once"))
+            .collect();
+        for package in self.packages.values_mut() {
+            for channel in package.channels.values_mut() {
+                for index in channel.entries.values_mut() {
+                    *index = position[*index];
+                }
+            }
+        }
+    }
+
+    /// Bundles whose `GetBundle` answer is larger than OLM's clients accept.
+    pub(crate) fn oversized(&self) -> Vec<(String, String, usize)> {
+        self.entries
+            .iter()
+            .filter_map(|entry| {
+                let size = prost::Message::encoded_len(&self.bundle_of(entry));
+                (size > CLIENT_MESSAGE_LIMIT)
+                    .then(|| (entry.package.to_string(), entry.name.to_string(), size))
+            })
+            .collect()
+    }
+
+    pub(crate) fn package_count(&self) -> usize {
+        self.packages.len()
+    }
+
+    pub(crate) fn entry_count(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub(crate) fn package_names(&self) -> impl Iterator<Item = &str> {
+        self.packages.keys().map(AsRef::as_ref)
+    }
+
+    pub(crate) fn package(&self, name: &str) -> Result<api::Package, String> {
+        let package = self
+            .packages
+            .get(name)
+            .ok_or_else(|| format!("package {} not found", quote(name)))?;
+        Ok(api::Package {
+            name: name.to_owned(),
+            channels: package
+                .channels
+                .iter()
+                .map(|(name, channel)| api::Channel {
+                    name: name.to_string(),
+                    csv_name: channel.head.to_string(),
+                    deprecation: deprecation(channel.deprecation.as_deref()),
+                })
+                .collect(),
+            default_channel_name: package.default_channel.to_string(),
+            deprecation: deprecation(package.deprecation.as_deref()),
+        })
+    }
+
+    /// The `i`th message of `ListBundles`: the embedded manifests are left out
+    /// of bundles that have an image.
+    pub(crate) fn listed_bundle(&self, index: usize) -> Option<api::Bundle> {
+        let entry = self.entries.get(index)?;
+        let mut bundle = self.bundle_of(entry);
+        if !bundle.bundle_path.is_empty() {
+            bundle.csv_json.clear();
+            bundle.object.clear();
+        }
+        Some(bundle)
+    }
+
+    pub(crate) fn bundle(
+        &self,
+        package: &str,
+        channel: &str,
+        name: &str,
+    ) -> Result<api::Bundle, String> {
+        let (_, found) = self.channel(package, channel)?;
+        let index = found.entries.get(name).ok_or_else(|| {
+            format!(
+                "package {}, channel {}, bundle {} not found",
+                quote(package),
+                quote(channel),
+                quote(name)
+            )
+        })?;
+        Ok(self.trimmed(*index))
+    }
+
+    pub(crate) fn bundle_for_channel(
+        &self,
+        package: &str,
+        channel: &str,
+    ) -> Result<api::Bundle, String> {
+        let (_, found) = self.channel(package, channel)?;
+        let index = found.entries.get(&found.head).ok_or_else(|| {
+            format!(
+                "package {}, channel {}: no head",
+                quote(package),
+                quote(channel)
+            )
+        })?;
+        Ok(self.trimmed(*index))
+    }
+
+    /// Every entry of any channel that replaces `name`, or skips it (then once
+    /// per listing, with the entry's own `replaces`).
+    pub(crate) fn entries_that_replace(
+        &self,
+        name: &str,
+    ) -> Result<Vec<api::ChannelEntry>, String> {
+        let mut found = Vec::new();
+        for entry in &self.entries {
+            if &*entry.replaces == name {
+                found.push(channel_entry(entry, &entry.replaces));
+            }
+            for skip in &entry.skips {
+                if &**skip == name && skip != &entry.replaces {
+                    found.push(channel_entry(entry, &entry.replaces));
+                }
+            }
+        }
+        if found.is_empty() {
+            return Err(format!("no channel entries found that replace {name}"));
+        }
+        Ok(found)
+    }
+
+    /// The entry of a channel that replaces or skips `name` (the first in name
+    /// order where several do: opm takes any of them).
+    pub(crate) fn bundle_that_replaces(
+        &self,
+        name: &str,
+        package: &str,
+        channel: &str,
+    ) -> Result<api::Bundle, String> {
+        if !self.packages.contains_key(package) {
+            return Err(format!("package {package} not found"));
+        }
+        let (_, found) = self.channel(package, channel)?;
+        found
+            .entries
+            .values()
+            .find(|&&index| {
+                let entry = &self.entries[index];
+                &*entry.replaces == name || entry.skips.iter().any(|skip| &**skip == name)
+            })
+            .map(|&index| self.trimmed(index))
+            .ok_or_else(|| {
+                format!(
+                    "no entry found for package {}, channel {}",
+                    quote(package),
+                    quote(channel)
+                )
+            })
+    }
+
+    /// Every entry whose bundle provides the API, with one more entry for each
+    /// name it skips (that it does not also replace).
+    pub(crate) fn entries_that_provide(
+        &self,
+        gvk: &Gvk<'_>,
+    ) -> Result<Vec<api::ChannelEntry>, String> {
+        let found: Vec<_> = self
+            .entries
+            .iter()
+            .filter(|entry| self.provides(entry, gvk))
+            .flat_map(|entry| self.entries_for(entry, true))
+            .collect();
+        if found.is_empty() {
+            return Err(gvk.none_found());
+        }
+        Ok(found)
+    }
+
+    /// [`Index::entries_that_provide`] among channel heads, with the skipped names
+    /// that are entries of the same channel.
+    pub(crate) fn latest_entries_that_provide(
+        &self,
+        gvk: &Gvk<'_>,
+    ) -> Result<Vec<api::ChannelEntry>, String> {
+        let found: Vec<_> = self
+            .heads()
+            .filter(|entry| self.provides(entry, gvk))
+            .flat_map(|entry| self.entries_for(entry, false))
+            .collect();
+        if found.is_empty() {
+            return Err(gvk.none_found());
+        }
+        Ok(found)
+    }
+
+    /// The head of a package's default channel that provides the API, first
+    /// in package name order.
+    pub(crate) fn default_bundle_that_provides(
+        &self,
+        gvk: &Gvk<'_>,
+    ) -> Result<api::Bundle, String> {
+        let mut any = false;
+        for (name, package) in &self.packages {
+            for entry in self.heads_of(name) {
+                if !self.provides(entry, gvk) {
+                    continue;
+                }
+                any = true;
+                if entry.channel == package.default_channel {
+                    let channel = &package.channels[&entry.channel];
+                    return Ok(self.trimmed(channel.entries[&channel.head]));
+                }
+            }
+        }
+        if any {
+            Err(format!(
+                "no entry found that provides group:{} version:{} kind:{}",
+                quote(gvk.group),
+                quote(gvk.version),
+                quote(gvk.kind)
+            ))
+        } else {
+            Err(gvk.none_found())
+        }
+    }
+
+    /// The blobs of a schema for a package (those without a package when
+    /// `package` is empty).
+    pub(crate) fn customs(
+        &self,
+        schema: &str,
+        package: &str,
+    ) -> Result<&[prost_types::Struct], InvalidQuery> {
+        let key = meta_key(schema, package)
+            .map_err(|error| InvalidQuery(format!("invalid custom schema query: {error}")))?;
+        Ok(self.customs.get(&key).map_or(&[], Vec::as_slice))
+    }
+
+    fn channel(&self, package: &str, channel: &str) -> Result<(&Package, &Channel), String> {
+        let found = self
+            .packages
+            .get(package)
+            .ok_or_else(|| format!("package {} not found", quote(package)))?;
+        let channel_found = found.channels.get(channel).ok_or_else(|| {
+            format!(
+                "package {}, channel {} not found",
+                quote(package),
+                quote(channel)
+            )
+        })?;
+        Ok((found, channel_found))
+    }
+
+    fn heads(&self) -> impl Iterator<Item = &Entry> {
+        self.packages.keys().flat_map(|name| self.heads_of(name))
+    }
+
+    fn heads_of<'s>(&'s self, package: &str) -> impl Iterator<Item = &'s Entry> {
+        self.packages
+            .get(package)
+            .into_iter()
+            .flat_map(|package| package.channels.values())
+            .filter_map(|channel| channel.entries.get(&channel.head))
+            .map(|&index| &self.entries[index])
+    }
+
+    fn provides(&self, entry: &Entry, gvk: &Gvk<'_>) -> bool {
+        self.bundles[entry.bundle]
+            .provided_apis
+            .iter()
+            .any(|api| api.group == gvk.group && api.version == gvk.version && api.kind == gvk.kind)
+    }
+
+    /// opm's `channelEntriesForBundle`: the entry, then one per skipped name
+    /// other than the one it replaces (only names of the channel's entries
+    /// unless `any_skip`).
+    fn entries_for(&self, entry: &Entry, any_skip: bool) -> Vec<api::ChannelEntry> {
+        let mut found = vec![channel_entry(entry, &entry.replaces)];
+        let in_channel = |name: &str| {
+            self.packages
+                .get(&entry.package)
+                .and_then(|package| package.channels.get(&entry.channel))
+                .is_some_and(|channel| channel.entries.contains_key(name))
+        };
+        for skip in &entry.skips {
+            if skip != &entry.replaces && (any_skip || in_channel(skip)) {
+                found.push(channel_entry(entry, skip));
+            }
+        }
+        found
+    }
+
+    fn bundle_of(&self, entry: &Entry) -> api::Bundle {
+        let mut bundle = self.bundles[entry.bundle].clone();
+        bundle.channel_name = entry.channel.to_string();
+        bundle.skip_range = entry.skip_range.to_string();
+        bundle.replaces = entry.replaces.to_string();
+        bundle.skips = entry.skips.iter().map(ToString::to_string).collect();
+        bundle.deprecation = deprecation(entry.deprecation.as_deref());
+        bundle
+    }
+
+    /// A bundle as the single-bundle queries answer it: without replaces and skips.
+    fn trimmed(&self, index: usize) -> api::Bundle {
+        let mut bundle = self.bundle_of(&self.entries[index]);
+        bundle.replaces.clear();
+        bundle.skips.clear();
+        bundle
+    }
+}
+
+/// The API a provider query asks for.
+pub(crate) struct Gvk<'a> {
+    pub(crate) group: &'a str,
+    pub(crate) version: &'a str,
+    pub(crate) kind: &'a str,
+}
+
+impl Gvk<'_> {
+    fn none_found(&self) -> String {
+        format!(
+            "no channel entries found that provide group:{} version:{} kind:{}",
+            quote(self.group),
+            quote(self.version),
+            quote(self.kind)
+        )
+    }
+}
+
+fn channel_entry(entry: &Entry, replaces: &str) -> api::ChannelEntry {
+    api::ChannelEntry {
+        package_name: entry.package.to_string(),
+        channel_name: entry.channel.to_string(),
+        bundle_name: entry.name.to_string(),
+        replaces: replaces.to_owned(),
+    }
+}
+
+fn deprecation(message: Option<&str>) -> Option<api::Deprecation> {
+    message.map(|message| api::Deprecation {
+        message: message.to_owned(),
+    })
+}
+
+/// opm's key for custom-schema blobs: names that could not be a path segment
+/// are refused.
+fn meta_key(schema: &str, package: &str) -> Result<(Box<str>, Box<str>), String> {
+    fn check(what: &str, value: &str) -> Result<(), String> {
+        if value.is_empty() {
+            return Err(format!("invalid {what}: must not be empty"));
+        }
+        let mut bytes = value.bytes();
+        let first_ok = bytes.next().is_some_and(|b| b.is_ascii_alphanumeric());
+        let rest_ok = bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+        if first_ok && rest_ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "invalid {what} {}: must match ^[a-zA-Z0-9][a-zA-Z0-9._-]*$",
+                quote(value)
+            ))
+        }
+    }
+    check("schema", schema)?;
+    if !package.is_empty() {
+        check("packageName", package)?;
+    }
+    Ok((schema.into(), package.into()))
+}
+
+/// A JSON object as `google.protobuf.Struct` (numbers become doubles, as in opm).
+fn to_struct(map: serde_json::Map<String, Value>) -> prost_types::Struct {
+    prost_types::Struct {
+        fields: map
+            .into_iter()
+            .map(|(key, value)| (key, to_value(value)))
+            .collect(),
+    }
+}
+
+fn to_value(value: Value) -> prost_types::Value {
+    use prost_types::value::Kind;
+    let kind = match value {
+        Value::Null => Kind::NullValue(0),
+        Value::Bool(flag) => Kind::BoolValue(flag),
+        Value::Number(number) => Kind::NumberValue(number.as_f64().unwrap_or(f64::NAN)),
+        Value::String(text) => Kind::StringValue(text),
+        Value::Array(items) => Kind::ListValue(prost_types::ListValue {
+            values: items.into_iter().map(to_value).collect(),
+        }),
+        Value::Object(map) => Kind::StructValue(to_struct(map)),
+    };
+    prost_types::Value { kind: Some(kind) }
+}
+
+/// opm's `ConvertModelBundleToAPIBundle`, less the channel's part.
+fn convert_bundle(
+    package: &ModelPackage<'_>,
+    blob: &BundleBlob<'_>,
+) -> Result<api::Bundle, String> {
+    let bundle = &blob.blob.item;
+    let mut out = api::Bundle {
+        csv_name: bundle.name.to_string(),
+        package_name: package.name().to_owned(),
+        bundle_path: bundle.image.to_string(),
+        ..api::Bundle::default()
+    };
+    let mut csv_metadata = Vec::new();
+    let mut version = None;
+    for property in &*bundle.properties {
+        match &*property.kind {
+            BUNDLE_OBJECT => {
+                out.object.push(object_json(property).ok_or_else(|| {
+                    format!(
+                        "package {}, bundle {}: an olm.bundle.object that is not a manifest",
+                        quote(package.name()),
+                        quote(&bundle.name)
+                    )
+                })?);
+                continue;
+            }
+            CSV_METADATA => {
+                csv_metadata.push(property);
+                continue;
+            }
+            "olm.package" if version.is_none() => {
+                version = Some(string_field(property, "version"));
+            }
+            "olm.gvk" => out.provided_apis.push(gvk(property)),
+            "olm.gvk.required" => {
+                out.required_apis.push(gvk(property));
+                out.dependencies.push(api::Dependency {
+                    r#type: "olm.gvk".to_owned(),
+                    value: property.value_text(),
+                });
+            }
+            "olm.package.required" => out.dependencies.push(api::Dependency {
+                r#type: "olm.package".to_owned(),
+                value: compact(&Node::Object(vec![
+                    (
+                        "packageName".into(),
+                        Node::String(string_field(property, "packageName").into()),
+                    ),
+                    (
+                        "version".into(),
+                        Node::String(string_field(property, "versionRange").into()),
+                    ),
+                ])),
+            }),
+            _ => {}
+        }
+        out.properties.push(api::Property {
+            r#type: property.kind.to_string(),
+            value: property.value_text(),
+        });
+    }
+    out.version = version.unwrap_or_default();
+    out.csv_json = out
+        .object
+        .iter()
+        .find(|object| is_csv(object))
+        .cloned()
+        .unwrap_or_default();
+    if let ([metadata], true) = (csv_metadata.as_slice(), out.csv_json.is_empty()) {
+        out.csv_json = csv::synthesize(package, blob, metadata)?;
+        if out.object.is_empty() {
+            out.object.push(out.csv_json.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// An `olm.bundle.object` as opm keeps it: its JSON as it stands, a YAML
+/// manifest as JSON.
+fn object_json(property: &Property) -> Option<String> {
+    let Some(Value::Object(map)) = property.value() else {
+        return None;
+    };
+    let data = map
+        .iter()
+        .rev()
+        .find(|(key, _)| match_field(key, &["data"]).is_some())?;
+    let bytes = crate::go::base64::decode(data.1.as_str()?.as_bytes()).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    if text.trim_start().starts_with('{') {
+        return Some(text.into_owned());
+    }
+    crate::bundle::decode::embedded_object(&bytes)
+        .map(|value| crate::bundle::marshal::marshal(&value))
+}
+
+/// Whether a manifest's `kind` is `ClusterServiceVersion`.
+fn is_csv(object: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Kind<'a> {
+        #[serde(borrow)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+    }
+    serde_json::from_str::<Kind<'_>>(object)
+        .ok()
+        .and_then(|kind| kind.kind)
+        .is_some_and(|kind| kind == "ClusterServiceVersion")
+}
+
+/// A string field of a property's value, as Go's decoder finds it.
+fn string_field(property: &Property, field: &'static str) -> String {
+    let Some(Value::Object(map)) = property.value() else {
+        return String::new();
+    };
+    map.iter()
+        .filter(|(key, _)| match_field(key, &[field]).is_some())
+        .filter_map(|(_, value)| value.as_str())
+        .next_back()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn gvk(property: &Property) -> api::GroupVersionKind {
+    api::GroupVersionKind {
+        group: string_field(property, "group"),
+        version: string_field(property, "version"),
+        kind: string_field(property, "kind"),
+        plural: String::new(),
+    }
+}
+
+/// Compact JSON as opm's property builder writes it (no HTML escapes).
+fn compact(node: &Node<'_>) -> String {
+    let mut text = Vec::new();
+    write_compact(node, &mut text);
+    String::from_utf8(text).expect("JSON output is UTF-8")
+}

@@ -1,0 +1,242 @@
+//! `fbc serve`: a catalog directory served to OLM over gRPC as `opm serve`
+//! serves it. The catalog is loaded and checked as opm's cache build does
+//! (opm's verdict, fbc's located findings), converted once into the index the
+//! queries answer from, and only then is the port opened.
+
+pub(crate) mod api;
+mod cache;
+mod csv;
+mod grpc;
+pub(crate) mod index;
+mod log;
+
+use std::net::{Ipv6Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::ExitStatus;
+use crate::catalog::{self, Catalog};
+use crate::validate::{Finding, Severity};
+
+/// What `fbc serve` was asked to do.
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    pub(crate) directory: PathBuf,
+    pub(crate) port: String,
+    pub(crate) termination_log: PathBuf,
+    pub(crate) debug: bool,
+    pub(crate) cache_dir: Option<PathBuf>,
+    pub(crate) cache_only: bool,
+    /// `None`: opm's default (enforced when a cache directory is given to a server).
+    pub(crate) cache_enforce_integrity: Option<bool>,
+}
+
+/// Why the server stopped before serving.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// A fatal error, logged as opm logs it (exit 1).
+    Fatal(String),
+    /// The catalog could not be loaded (exit 1), reported with its locations.
+    Load(catalog::LoadErrors),
+    /// The port could not be opened (exit 2).
+    Listen(String),
+}
+
+/// Loads, checks and serves until SIGTERM or SIGINT.
+pub(crate) fn run(options: &Options) -> Result<ExitStatus, Stop> {
+    log::set_debug(options.debug);
+    if let Err(error) = log::set_termination_log(&options.termination_log) {
+        log::warn(
+            "unable to set termination log path",
+            &[("error", &error.to_string())],
+        );
+    }
+    let outcome = start(options);
+    match &outcome {
+        Err(Stop::Fatal(message) | Stop::Listen(message)) => log::fatal(message),
+        Err(Stop::Load(errors)) => log::fatal(&errors.to_string()),
+        Ok(_) => {}
+    }
+    outcome
+}
+
+fn start(options: &Options) -> Result<ExitStatus, Stop> {
+    let enforce = match (options.cache_enforce_integrity, &options.cache_dir) {
+        (Some(true), None) => {
+            return Err(Stop::Fatal(
+                "--cache-dir must be specified with --cache-enforce-integrity".to_owned(),
+            ));
+        }
+        (Some(enforce), _) => enforce,
+        (None, dir) => dir.is_some() && !options.cache_only,
+    };
+    let directory = &options.directory;
+    if !directory.is_dir() {
+        return Err(Stop::Fatal(format!(
+            "open {}: not a directory",
+            directory.display()
+        )));
+    }
+    let cache = options
+        .cache_dir
+        .as_deref()
+        .map(|dir| cache::Cache::open(dir, directory));
+    if let Some(cache) = &cache {
+        match cache.check() {
+            cache::Check::Current => {}
+            cache::Check::Absent(why) => {
+                if !options.cache_only {
+                    log::warn(
+                        "no fbc cache to check: serving from the catalog",
+                        &[("cache", &cache.dir_text()), ("reason", &why)],
+                    );
+                }
+            }
+            cache::Check::Stale(changes) if enforce => {
+                return Err(Stop::Fatal(format!(
+                    "integrity check failed: cache requires rebuild: {changes}"
+                )));
+            }
+            cache::Check::Stale(changes) => {
+                log::info("cache requires rebuild", &[("changes", &changes)]);
+            }
+        }
+    }
+    let catalog = catalog::load_directory(directory).map_err(Stop::Load)?;
+    let index = build_index(&catalog)?;
+    drop(catalog);
+    if let Some(cache) = &cache {
+        match cache.write() {
+            Ok(()) => {}
+            Err(error) if options.cache_only => {
+                return Err(Stop::Fatal(format!("write cache: {error}")));
+            }
+            Err(error) => log::warn(
+                "cannot write the cache: serving without it",
+                &[("cache", &cache.dir_text()), ("error", &error)],
+            ),
+        }
+    }
+    if options.cache_only {
+        return Ok(ExitStatus::Success);
+    }
+    for (package, bundle, size) in index.oversized() {
+        log::warn(
+            "bundle message larger than OLM's clients accept (4 MiB): they will fail to read it",
+            &[
+                ("package", &package),
+                ("bundle", &bundle),
+                ("bytes", &size.to_string()),
+            ],
+        );
+    }
+    serve(options, &Arc::new(index))
+}
+
+/// Validates the catalog and builds the index from the same models; an invalid
+/// catalog prints its error findings and fails with opm's message.
+fn build_index(catalog: &Catalog) -> Result<index::Index, Stop> {
+    let mut index = index::Index::default();
+    let mut failure = None;
+    let mut errors: Vec<Finding> = Vec::new();
+    let verdict = crate::validate::validate_with_models(
+        catalog,
+        |part| errors.extend(part.filter(|finding| finding.severity == Severity::Error)),
+        &mut |model| {
+            if failure.is_none()
+                && let Err(error) = index.add_model(model)
+            {
+                failure = Some(error);
+            }
+        },
+    )
+    .map_err(Stop::Fatal)?;
+    if let Some(message) = verdict {
+        let shown = crate::validate::report::text::Shown {
+            fancy: crate::output::diagnostics::stderr_is_fancy(),
+            quiet: true,
+        };
+        let mut text = String::new();
+        let mut report = crate::validate::report::text::Report::new(shown, &mut text);
+        for finding in &errors {
+            report.add(finding);
+        }
+        report.finish(false);
+        eprint!("{text}");
+        return Err(Stop::Fatal(format!(
+            "build package index: {}",
+            message.text()
+        )));
+    }
+    if let Some(error) = failure {
+        return Err(Stop::Fatal(format!("build package index: {error}")));
+    }
+    index.add_customs(catalog).map_err(Stop::Fatal)?;
+    index.finish();
+    Ok(index)
+}
+
+fn serve(options: &Options, index: &Arc<index::Index>) -> Result<ExitStatus, Stop> {
+    let port: u16 = options.port.parse().map_err(|_| {
+        Stop::Listen(format!(
+            "failed to listen: listen tcp: address :{}: invalid port",
+            options.port
+        ))
+    })?;
+    let routes = grpc::router(Arc::clone(index)).map_err(Stop::Fatal)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| Stop::Fatal(format!("start the server: {error}")))?;
+    runtime.block_on(async {
+        let listener = listen(port).await.map_err(|error| {
+            Stop::Listen(format!(
+                "failed to listen: listen tcp :{port}: bind: {error}"
+            ))
+        })?;
+        let bound = listener.local_addr().map_or(port, |address| address.port());
+        log::info(
+            "serving registry",
+            &[
+                ("configs", &options.directory.display().to_string()),
+                ("port", &bound.to_string()),
+                ("packages", &index.package_count().to_string()),
+                ("bundles", &index.entry_count().to_string()),
+            ],
+        );
+        let incoming = tonic::codegen::tokio_stream::wrappers::TcpListenerStream::new(listener);
+        tonic::transport::Server::builder()
+            .add_routes(routes)
+            .serve_with_incoming_shutdown(incoming, stopped())
+            .await
+            .map_err(|error| Stop::Fatal(format!("serve: {error}")))?;
+        log::info("stopped serving", &[]);
+        Ok(ExitStatus::Success)
+    })
+}
+
+/// All interfaces, as opm's `:PORT`: IPv6 and IPv4 where the host has IPv6.
+async fn listen(port: u16) -> std::io::Result<tokio::net::TcpListener> {
+    match tokio::net::TcpListener::bind(SocketAddr::from((Ipv6Addr::UNSPECIFIED, port))).await {
+        Ok(listener) => Ok(listener),
+        Err(error) if error.kind() == std::io::ErrorKind::AddrInUse => Err(error),
+        Err(_) => tokio::net::TcpListener::bind(("0.0.0.0", port)).await,
+    }
+}
+
+/// Resolves on SIGTERM or SIGINT: the server then finishes the calls in flight.
+async fn stopped() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        std::future::pending::<()>().await;
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}
