@@ -122,6 +122,18 @@ fn test_prerequisites() {
         ),
         ("fbc_no_pre_commit", on_path("pre-commit")),
         ("fbc_no_jq", on_path("jq")),
+        // The serve tests' client: Python's grpcio with its tools, health and
+        // reflection packages (.ci/run installs them).
+        (
+            "fbc_no_grpcio",
+            Command::new("python3")
+                .args([
+                    "-c",
+                    "import grpc, grpc_tools, grpc_health.v1, grpc_reflection.v1alpha",
+                ])
+                .output()
+                .is_ok_and(|output| output.status.success()),
+        ),
     ];
     for (cfg, present) in prerequisites {
         println!("cargo:rustc-check-cfg=cfg({cfg})");

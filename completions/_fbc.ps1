@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two catalogs and report what the change does to installations')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve a catalog directory to OLM over gRPC, as `opm serve` does')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Generate an olm.package blob, as `opm init` does')
             [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph')
@@ -99,6 +100,22 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
             [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
             [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fbc;serve' {
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Port to listen on, on all interfaces')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port to listen on, on all interfaces')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'File that fatal errors are also written to (the container''s termination message)')
+            [CompletionResult]::new('--termination-log', '--termination-log', [CompletionResultType]::ParameterName, 'File that fatal errors are also written to (the container''s termination message)')
+            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Directory of fbc''s cache: a digest of the catalog, checked at start-up (see docs/serve.md)')
+            [CompletionResult]::new('--cache-enforce-integrity', '--cache-enforce-integrity', [CompletionResultType]::ParameterName, 'Refuse to serve a catalog that changed since the cache was written [default: true with --cache-dir, unless --cache-only]')
+            [CompletionResult]::new('--pprof-addr', '--pprof-addr', [CompletionResultType]::ParameterName, 'Accepted for opm''s command lines; fbc has no Go profiler and opens no pprof endpoint')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log every request on stderr')
+            [CompletionResult]::new('--cache-only', '--cache-only', [CompletionResultType]::ParameterName, 'Check the catalog, write the cache to --cache-dir and exit without serving')
+            [CompletionResult]::new('--pprof-capture-profiles', '--pprof-capture-profiles', [CompletionResultType]::ParameterName, 'Accepted for opm''s command lines; ignored (see --pprof-addr)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -410,6 +427,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two catalogs and report what the change does to installations')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve a catalog directory to OLM over gRPC, as `opm serve` does')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Generate an olm.package blob, as `opm init` does')
             [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph')
@@ -429,6 +447,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;help;diff' {
+            break
+        }
+        'fbc;help;serve' {
             break
         }
         'fbc;help;generate' {

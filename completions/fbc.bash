@@ -43,6 +43,9 @@ _fbc() {
             fbc,render)
                 cmd="fbc__subcmd__render"
                 ;;
+            fbc,serve)
+                cmd="fbc__subcmd__serve"
+                ;;
             fbc,validate)
                 cmd="fbc__subcmd__validate"
                 ;;
@@ -187,6 +190,9 @@ _fbc() {
             fbc__subcmd__help,render)
                 cmd="fbc__subcmd__help__subcmd__render"
                 ;;
+            fbc__subcmd__help,serve)
+                cmd="fbc__subcmd__help__subcmd__serve"
+                ;;
             fbc__subcmd__help,validate)
                 cmd="fbc__subcmd__help__subcmd__validate"
                 ;;
@@ -236,7 +242,7 @@ _fbc() {
 
     case "${cmd}" in
         fbc)
-            opts="-h -V --color --help --version render validate graph diff generate init alpha completions man version help"
+            opts="-h -V --color --help --version render validate graph diff serve generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1114,7 +1120,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help)
-            opts="render validate graph diff generate init alpha completions man version help"
+            opts="render validate graph diff serve generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1421,6 +1427,20 @@ _fbc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        fbc__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         fbc__subcmd__help__subcmd__validate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1537,6 +1557,52 @@ _fbc() {
                     return 0
                     ;;
                 --image-ref-template)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__serve)
+            opts="-p -t -h --port --termination-log --debug --cache-dir --cache-only --cache-enforce-integrity --pprof-addr --pprof-capture-profiles --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --termination-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-enforce-integrity)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --pprof-addr)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -27,6 +27,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
             cand diff 'Compare two catalogs and report what the change does to installations'
+            cand serve 'Serve a catalog directory to OLM over gRPC, as `opm serve` does'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand init 'Generate an olm.package blob, as `opm init` does'
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph'
@@ -92,6 +93,21 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
             cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
             cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;serve'= {
+            cand -p 'Port to listen on, on all interfaces'
+            cand --port 'Port to listen on, on all interfaces'
+            cand -t 'File that fatal errors are also written to (the container''s termination message)'
+            cand --termination-log 'File that fatal errors are also written to (the container''s termination message)'
+            cand --cache-dir 'Directory of fbc''s cache: a digest of the catalog, checked at start-up (see docs/serve.md)'
+            cand --cache-enforce-integrity 'Refuse to serve a catalog that changed since the cache was written [default: true with --cache-dir, unless --cache-only]'
+            cand --pprof-addr 'Accepted for opm''s command lines; fbc has no Go profiler and opens no pprof endpoint'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
+            cand --debug 'Log every request on stderr'
+            cand --cache-only 'Check the catalog, write the cache to --cache-dir and exit without serving'
+            cand --pprof-capture-profiles 'Accepted for opm''s command lines; ignored (see --pprof-addr)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -359,6 +375,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
             cand diff 'Compare two catalogs and report what the change does to installations'
+            cand serve 'Serve a catalog directory to OLM over gRPC, as `opm serve` does'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand init 'Generate an olm.package blob, as `opm init` does'
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph'
@@ -374,6 +391,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;help;graph'= {
         }
         &'fbc;help;diff'= {
+        }
+        &'fbc;help;serve'= {
         }
         &'fbc;help;generate'= {
             cand dockerfile 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'

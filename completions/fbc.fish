@@ -33,6 +33,7 @@ complete -c fbc -n "__fish_fbc_needs_command" -f -a "render" -d 'Render catalog 
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "graph" -d 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "diff" -d 'Compare two catalogs and report what the change does to installations'
+complete -c fbc -n "__fish_fbc_needs_command" -f -a "serve" -d 'Serve a catalog directory to OLM over gRPC, as `opm serve` does'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "init" -d 'Generate an olm.package blob, as `opm init` does'
 complete -c fbc -n "__fish_fbc_needs_command" -f -a "alpha" -d 'Commands that are not stable yet, among them opm\'s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph'
@@ -116,6 +117,19 @@ complete -c fbc -n "__fish_fbc_using_subcommand diff" -l skip-tls-verify -d 'Pul
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l skip-tls -d 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l no-cache -d 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -s p -l port -d 'Port to listen on, on all interfaces' -r
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -s t -l termination-log -d 'File that fatal errors are also written to (the container\'s termination message)' -r -F
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l cache-dir -d 'Directory of fbc\'s cache: a digest of the catalog, checked at start-up (see docs/serve.md)' -r -F
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l cache-enforce-integrity -d 'Refuse to serve a catalog that changed since the cache was written [default: true with --cache-dir, unless --cache-only]' -r -f -a "true\t''
+false\t''"
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l pprof-addr -d 'Accepted for opm\'s command lines; fbc has no Go profiler and opens no pprof endpoint' -r
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l debug -d 'Log every request on stderr'
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l cache-only -d 'Check the catalog, write the cache to --cache-dir and exit without serving'
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l pprof-capture-profiles -d 'Accepted for opm\'s command lines; ignored (see --pprof-addr)'
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand generate; and not __fish_seen_subcommand_from dockerfile help" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -252,17 +266,18 @@ complete -c fbc -n "__fish_fbc_using_subcommand version" -l color -d 'When to co
 always\t''
 never\t''"
 complete -c fbc -n "__fish_fbc_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "render" -d 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "graph" -d 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "diff" -d 'Compare two catalogs and report what the change does to installations'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "init" -d 'Generate an olm.package blob, as `opm init` does'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "alpha" -d 'Commands that are not stable yet, among them opm\'s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "completions" -d 'Print a shell completion script on stdout'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "man" -d 'Write manual pages: fbc.1 and one page per subcommand'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "version" -d 'Print the version and the commit fbc was built from, as `--version` does'
-complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff generate init alpha completions man version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "render" -d 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "validate" -d 'Validate a catalog directory, as `opm validate` does, reporting every problem'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "graph" -d 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "diff" -d 'Compare two catalogs and report what the change does to installations'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "serve" -d 'Serve a catalog directory to OLM over gRPC, as `opm serve` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "generate" -d 'Generate various artifacts for file-based catalogs'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "init" -d 'Generate an olm.package blob, as `opm init` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "alpha" -d 'Commands that are not stable yet, among them opm\'s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "completions" -d 'Print a shell completion script on stdout'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "man" -d 'Write manual pages: fbc.1 and one page per subcommand'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "version" -d 'Print the version and the commit fbc was built from, as `--version` does'
+complete -c fbc -n "__fish_fbc_using_subcommand help; and not __fish_seen_subcommand_from render validate graph diff serve generate init alpha completions man version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "dockerfile" -d 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "render-graph" -d 'Draw the upgrade graph in mermaid, as `opm alpha render-graph` does'
 complete -c fbc -n "__fish_fbc_using_subcommand help; and __fish_seen_subcommand_from alpha" -f -a "upgrade-path" -d 'Show the upgrades OLM takes from an installed bundle, and why it stops'

@@ -206,15 +206,33 @@ fn serve(options: &Options, index: &Arc<index::Index>) -> Result<ExitStatus, Sto
             ],
         );
         let incoming = tonic::codegen::tokio_stream::wrappers::TcpListenerStream::new(listener);
-        tonic::transport::Server::builder()
+        let (stop, stopping) = tokio::sync::oneshot::channel::<()>();
+        let server = tonic::transport::Server::builder()
             .add_routes(routes)
-            .serve_with_incoming_shutdown(incoming, stopped())
-            .await
-            .map_err(|error| Stop::Fatal(format!("serve: {error}")))?;
+            .serve_with_incoming_shutdown(incoming, async {
+                let _ = stopping.await;
+            });
+        tokio::pin!(server);
+        let outcome = tokio::select! {
+            outcome = &mut server => outcome,
+            () = stopped() => {
+                // Calls in flight finish; a connection that never ends (a client
+                // that opened one and went silent) is not waited for past GRACE.
+                let _ = stop.send(());
+                tokio::time::timeout(GRACE, &mut server).await.unwrap_or_else(|_| {
+                    log::warn("calls still open after the grace period: stopping", &[]);
+                    Ok(())
+                })
+            }
+        };
+        outcome.map_err(|error| Stop::Fatal(format!("serve: {error}")))?;
         log::info("stopped serving", &[]);
         Ok(ExitStatus::Success)
     })
 }
+
+/// How long calls in flight may take to finish after SIGTERM or SIGINT.
+const GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// All interfaces, as opm's `:PORT`: IPv6 and IPv4 where the host has IPv6.
 async fn listen(port: u16) -> std::io::Result<tokio::net::TcpListener> {

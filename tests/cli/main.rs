@@ -16,6 +16,7 @@ mod readme;
 mod render;
 mod resolve;
 mod schemas;
+mod serve;
 mod template;
 mod upgrade_path;
 mod validate;

@@ -7,13 +7,17 @@ regprobe/`). Exit status 0 when every file matches, 1 otherwise (the differing
 lines are printed), 2 when the client could not run.
 
 Usage: probe.py ADDRESS EXPECTED_DIR [--schema SCHEMA]... [--write DIR]
+       probe.py ADDRESS --health          one health check, SERVING or exit 1
+       probe.py ADDRESS --concurrent N    N clients stream ListBundles at once and
+                                          must all get the same answer
+       probe.py ADDRESS --stall SECONDS   opens a ListBundles stream, reads one
+                                          message and holds the stream unread
 """
 
 import argparse
 import hashlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -104,10 +108,7 @@ class Probe:
 
 def run(address, expected, schemas, write):
     with tempfile.TemporaryDirectory() as stubs_dir:
-        proto_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "proto")
-        generate_stubs(os.path.abspath(proto_dir), stubs_dir)
-        import registry_pb2 as api
-        import registry_pb2_grpc as stubs
+        api, stubs = stubs_in(stubs_dir)
         from grpc_health.v1 import health_pb2, health_pb2_grpc
         from grpc_reflection.v1alpha import reflection_pb2 as refl_v1alpha
 
@@ -331,15 +332,77 @@ def run(address, expected, schemas, write):
     return 1 if failed else 0
 
 
+def stubs_in(directory):
+    proto_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "proto")
+    generate_stubs(os.path.abspath(proto_dir), directory)
+    import registry_pb2 as api
+    import registry_pb2_grpc as stubs
+
+    return api, stubs
+
+
+def health(address):
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with grpc.insecure_channel(address) as conn:
+        answer = health_pb2_grpc.HealthStub(conn).Check(health_pb2.HealthCheckRequest(service=""), timeout=10)
+        return 0 if answer.status == health_pb2.HealthCheckResponse.SERVING else 1
+
+
+def concurrent(address, clients):
+    import threading
+
+    with tempfile.TemporaryDirectory() as directory:
+        api, stubs = stubs_in(directory)
+        answers = [None] * clients
+
+        def list_bundles(at):
+            with grpc.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as conn:
+                stream = stubs.RegistryStub(conn).ListBundles(api.ListBundlesRequest(), timeout=300)
+                answers[at] = hashlib.sha256(b"".join(b.SerializeToString() for b in stream)).hexdigest()
+
+        threads = [threading.Thread(target=list_bundles, args=(at,)) for at in range(clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    distinct = set(answers)
+    print(f"{clients} clients, {len(distinct)} distinct answers")
+    return 0 if len(distinct) == 1 and None not in distinct else 1
+
+
+def stall(address, seconds):
+    import time
+
+    with tempfile.TemporaryDirectory() as directory:
+        api, stubs = stubs_in(directory)
+        with grpc.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as conn:
+            stream = stubs.RegistryStub(conn).ListBundles(api.ListBundlesRequest())
+            next(stream)
+            print("stalled", flush=True)
+            time.sleep(seconds)
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("address")
-    parser.add_argument("expected")
+    parser.add_argument("expected", nargs="?")
     parser.add_argument("--schema", action="append", default=[])
     parser.add_argument("--write")
+    parser.add_argument("--health", action="store_true")
+    parser.add_argument("--concurrent", type=int)
+    parser.add_argument("--stall", type=float)
     args = parser.parse_args()
     try:
-        status = run(args.address, args.expected, args.schema, args.write)
+        if args.health:
+            status = health(args.address)
+        elif args.concurrent:
+            status = concurrent(args.address, args.concurrent)
+        elif args.stall:
+            status = stall(args.address, args.stall)
+        else:
+            status = run(args.address, args.expected, args.schema, args.write)
     except grpc.RpcError as err:
         print(f"probe: {err}", file=sys.stderr)
         status = 1

@@ -1,0 +1,379 @@
+//! `fbc serve`: started on a port it chooses on 127.0.0.1's host, asked by a client
+//! fbc did not write (tests/serve/probe.py: Python's grpcio), and stopped by
+//! process id. The answers are compared record by record with opm's
+//! (`../shared/corpus/serve/expected/`).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::{corpus, fbc, run, stderr};
+
+/// A running `fbc serve`, stopped (SIGKILL) when dropped if a test did not stop it.
+struct Server {
+    child: Child,
+    port: u16,
+    log: Arc<Mutex<String>>,
+}
+
+impl Server {
+    /// Starts serving `directory` on a port the system chooses, and waits until
+    /// the server says it serves (the port opens only then).
+    fn start(directory: &Path, extra: &[&str]) -> Server {
+        let log_dir = tempfile::tempdir().expect("a temporary directory");
+        let mut child = fbc()
+            .arg("serve")
+            .arg(directory)
+            .args(["-p", "0", "-t"])
+            .arg(log_dir.path().join("termination-log"))
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("fbc serve starts");
+        let log = Arc::new(Mutex::new(String::new()));
+        let stream = child.stderr.take().expect("piped stderr");
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let shared = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                if line.contains("msg=\"serving registry\"") {
+                    let _ = sender.send(line.clone());
+                }
+                if let Ok(mut log) = shared.lock() {
+                    log.push_str(&line);
+                    log.push('\n');
+                }
+            }
+        });
+        let line = receiver
+            .recv_timeout(Duration::from_secs(120))
+            .unwrap_or_else(|_| {
+                let _ = child.kill();
+                panic!("fbc serve did not start: {}", log.lock().expect("log"))
+            });
+        let port = line
+            .split_whitespace()
+            .find_map(|field| field.strip_prefix("port="))
+            .and_then(|port| port.parse().ok())
+            .expect("the serving line names the port");
+        Server { child, port, log }
+    }
+
+    fn address(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().expect("log").clone()
+    }
+
+    /// Peak resident memory so far, in kB (Linux's `VmHWM`).
+    fn peak_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the server's /proc status");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|value| value.trim().trim_end_matches(" kB").trim().parse().ok())
+            .expect("VmHWM")
+    }
+
+    /// SIGTERM, then the exit status (within 20 s: the grace period is 10 s).
+    fn stop(mut self) -> ExitStatus {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not stop on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn probe(args: &[&str]) -> std::process::Output {
+    Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve/probe.py"))
+        .args(args)
+        .output()
+        .expect("python3 runs")
+}
+
+fn served_catalog(name: &str) -> PathBuf {
+    if name == "fixture" {
+        corpus().join("serve/fixture")
+    } else {
+        corpus().join("catalogs").join(name)
+    }
+}
+
+/// Every request of the serve corpus, answered as opm answers it.
+fn answers_as_opm(name: &str, schemas: &[&str]) {
+    let server = Server::start(&served_catalog(name), &[]);
+    let expected = corpus().join("serve/expected").join(name).join("regprobe");
+    let address = server.address();
+    let mut args = vec![address.as_str(), expected.to_str().expect("UTF-8 path")];
+    for schema in schemas {
+        args.extend(["--schema", schema]);
+    }
+    let output = probe(&args);
+    assert!(
+        output.status.success(),
+        "{name}: answers differ from opm's\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let status = server.stop();
+    assert_eq!(status.code(), Some(0), "SIGTERM ends the server with 0");
+}
+
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn fixture_answers_as_opm() {
+    answers_as_opm("fixture", &["io.example.custom"]);
+}
+
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn kueue_answers_as_opm() {
+    answers_as_opm("kueue-v4.18", &[]);
+}
+
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn trustee_answers_as_opm() {
+    answers_as_opm("trustee-v4.16", &[]);
+}
+
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn community_answers_as_opm() {
+    answers_as_opm("community-v4.18", &[]);
+}
+
+/// 64 clients streaming `ListBundles` at once get the same answer, while a client
+/// holds a stream open without reading; the server's memory stays bounded.
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn concurrent_and_stalled_clients() {
+    let server = Server::start(&served_catalog("community-v4.18"), &[]);
+    let address = server.address();
+    let mut stalled = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve/probe.py"))
+        .args([address.as_str(), "--stall", "60"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 runs");
+    let mut first = String::new();
+    BufReader::new(stalled.stdout.take().expect("piped"))
+        .read_line(&mut first)
+        .expect("the stalled client reports");
+    assert_eq!(first.trim(), "stalled");
+    let before = server.peak_kb();
+    let output = probe(&[address.as_str(), "--concurrent", "64"]);
+    let _ = stalled.kill();
+    let _ = stalled.wait();
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let after = server.peak_kb();
+    // 64 streams of the whole catalog (about 6 MB each) were sent; what the
+    // server holds for them is bounded by the connections' windows.
+    assert!(
+        after < before + 150_000,
+        "peak memory grew from {before} kB to {after} kB"
+    );
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// Garbage, HTTP/1.1 and a connection that sends nothing close their own
+/// connection only: the server answers health checks throughout.
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn bad_connections_close_alone() {
+    let server = Server::start(&served_catalog("fixture"), &[]);
+    let address = server.address();
+    let half_open = TcpStream::connect(&address).expect("connects");
+    for bytes in [
+        &b"\x00\xff garbage \r\n\r\n\x16\x03\x01"[..],
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+    ] {
+        let mut stream = TcpStream::connect(&address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        stream.write_all(bytes).expect("written");
+        let mut answer = Vec::new();
+        // The server closes the connection (possibly after a GOAWAY frame).
+        let _ = stream.read_to_end(&mut answer);
+        assert!(answer.len() < 1024, "{answer:?}");
+    }
+    let output = probe(&[address.as_str(), "--health"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // A silent connection would hold a graceful stop for its grace period.
+    drop(half_open);
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// A port in use is a one-line error naming the address, exit 2.
+#[test]
+fn a_port_in_use_is_refused() {
+    let server = Server::start(&super::testdata("examples/hello-catalog"), &[]);
+    let port = server.port.to_string();
+    let output = run(&[
+        "serve",
+        "testdata/examples/hello-catalog",
+        "-p",
+        &port,
+        "-t",
+        "/dev/null",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(
+        text.contains(&format!(
+            "level=fatal msg=\"failed to listen: listen tcp :{port}: bind: "
+        )),
+        "{text}"
+    );
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+/// An invalid catalog never opens the port: its findings, then opm's fatal line
+/// (also in the termination log), exit 1.
+#[test]
+fn an_invalid_catalog_is_not_served() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(
+        dir.path().join("catalog.json"),
+        r#"{"schema":"olm.package","name":"p","defaultChannel":"missing"}"#,
+    )
+    .expect("written");
+    let log = dir.path().join("termination-log");
+    let output = fbc()
+        .arg("serve")
+        .arg(dir.path())
+        .args(["-p", "0", "-t"])
+        .arg(&log)
+        .output()
+        .expect("runs");
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(text.contains("catalog.json:1:1"), "{text}");
+    assert!(
+        text.contains("level=fatal msg=\"build package index: invalid index:"),
+        "{text}"
+    );
+    assert!(!text.contains("serving registry"), "{text}");
+    let logged = std::fs::read_to_string(&log).expect("the termination log");
+    assert!(logged.contains("level=fatal"), "{logged}");
+}
+
+/// `--cache-only` writes the cache and exits; a server whose catalog changed
+/// since then refuses to start, naming the file; an empty cache directory (or
+/// opm's) is served from the catalog with a warning.
+#[test]
+fn the_cache_guards_integrity() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let catalog = dir.path().join("configs");
+    let cache = dir.path().join("cache");
+    std::fs::create_dir(&catalog).expect("created");
+    for name in ["package.yaml", "channel.yaml", "bundles.yaml"] {
+        std::fs::copy(
+            super::testdata("examples/hello-catalog/hello").join(name),
+            catalog.join(name),
+        )
+        .expect("copied");
+    }
+    let cache_arg = format!("--cache-dir={}", cache.display());
+    let serve = |extra: &[&str]| {
+        fbc()
+            .arg("serve")
+            .arg(&catalog)
+            .args(["-p", "0", "-t", "/dev/null", &cache_arg])
+            .args(extra)
+            .output()
+            .expect("runs")
+    };
+    let output = serve(&["--cache-only"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(cache.join("fbc-serve.digest").is_file());
+
+    // Unchanged: served (stopped at once).
+    let server = Server::start(&catalog, &[&cache_arg]);
+    assert!(!server.log().contains("level=warning"), "{}", server.log());
+    assert_eq!(server.stop().code(), Some(0));
+
+    let channel = "schema: olm.channel\npackage: hello\nname: stable\nentries:\n- name: hello.v0.1.0\n- name: hello.v0.2.0\n  skips: [hello.v0.1.0]\n";
+    std::fs::write(catalog.join("channel.yaml"), channel).expect("written");
+    let output = serve(&[]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("integrity check failed: cache requires rebuild: channel.yaml changed"),
+        "{text}"
+    );
+    // Without the check, the cache is rebuilt.
+    let output = serve(&["--cache-only", "--cache-enforce-integrity=false"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+
+    // A cache directory without fbc's digest: a warning, then served.
+    std::fs::remove_file(cache.join("fbc-serve.digest")).expect("removed");
+    std::fs::write(cache.join("digest"), "opm's digest").expect("written");
+    let server = Server::start(&catalog, &[&cache_arg]);
+    assert!(
+        server.log().contains("no fbc cache to check"),
+        "{}",
+        server.log()
+    );
+    assert_eq!(server.stop().code(), Some(0));
+
+    let output = fbc()
+        .args([
+            "serve",
+            "testdata/examples/hello-catalog",
+            "--cache-enforce-integrity",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        stderr(&output).contains("--cache-dir must be specified with --cache-enforce-integrity"),
+        "{}",
+        stderr(&output)
+    );
+}
