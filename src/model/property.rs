@@ -142,6 +142,23 @@ impl Property {
         ])
     }
 
+    /// The length of the stored value's text (0 without a value).
+    pub(crate) fn value_len(&self) -> usize {
+        match &self.stored {
+            Stored::Missing => 0,
+            Stored::Loaded(text) | Stored::Raw(text) => text.len(),
+            Stored::Ordered(node) => compact_text(node).len(),
+        }
+    }
+
+    /// The value's stored JSON text, when it is kept as text.
+    pub(crate) fn stored_text(&self) -> Option<&str> {
+        match &self.stored {
+            Stored::Loaded(text) | Stored::Raw(text) => Some(text),
+            Stored::Missing | Stored::Ordered(_) => None,
+        }
+    }
+
     /// The value as opm writes it, compact (`Property::raw` takes it back and
     /// keeps every byte of the output).
     pub(crate) fn value_text(&self) -> String {

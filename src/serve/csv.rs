@@ -6,28 +6,29 @@
 
 use std::borrow::Cow;
 
+use super::index::PackageDetails;
 use crate::bundle::marshal::marshal_node;
 use crate::bundle::migrate::schema::{self, CSV_METADATA, Slot};
 use crate::codec::node::Node;
 use crate::go::fmt::quote;
+use crate::model::Bundle;
 use crate::model::go_decode::GoDecoder;
 use crate::model::property::Property;
-use crate::validate::model::{BundleBlob, ModelPackage};
 
-/// The CSV's JSON text.
+/// The CSV's JSON text; `version` is the bundle's, as blang's semver prints it.
 pub(crate) fn synthesize(
-    package: &ModelPackage<'_>,
-    blob: &BundleBlob<'_>,
+    package: &PackageDetails,
+    bundle: &Bundle,
+    version: &str,
     metadata: &Property,
 ) -> Result<String, String> {
-    let bundle = &blob.blob.item;
     let value = metadata.value().unwrap_or_default();
     let mut decoder = GoDecoder::default();
     let slots = schema::decode_fields(&mut decoder, &value, &CSV_METADATA, "");
     decoder.finish().map_err(|error| {
         format!(
             "package {}, bundle {}: parse olm.csv.metadata: {error}",
-            quote(package.name()),
+            quote(&bundle.package),
             quote(&bundle.name)
         )
     })?;
@@ -41,16 +42,12 @@ pub(crate) fn synthesize(
     };
     let mut description = field("description");
     if schema::is_empty(&description) {
-        description = Node::String(Cow::Owned(package.blob.item.description().to_owned()));
+        description = Node::String(Cow::Owned(package.description.clone()));
     }
-    let icon = package.blob.item.icon().map(|icon| {
-        let data = crate::go::base64::encode(icon.data.as_deref().unwrap_or_default());
+    let icon = package.icon.as_ref().map(|(data, media_type)| {
         Node::Array(vec![Node::Object(vec![
-            ("base64data".into(), Node::String(data.into())),
-            (
-                "mediatype".into(),
-                Node::String(icon.media_type.clone().into()),
-            ),
+            ("base64data".into(), Node::String(data.clone().into())),
+            ("mediatype".into(), Node::String(media_type.clone().into())),
         ])])
     });
     let related: Vec<Node<'static>> = bundle
@@ -63,10 +60,7 @@ pub(crate) fn synthesize(
             ])
         })
         .collect();
-    let version = blob
-        .version
-        .as_ref()
-        .map_or_else(|| "0.0.0".to_owned(), ToString::to_string);
+    let version = version.to_owned();
     let metadata_fields = omit_empty(vec![
         ("name", Node::String(bundle.name.to_string().into())),
         ("labels", field("labels")),

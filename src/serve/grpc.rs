@@ -199,7 +199,11 @@ impl Registry for Services {
         log::request("ListBundles", request.get_ref());
         let index = Arc::clone(&self.index);
         let count = index.entry_count();
-        let bundles = (0..count).filter_map(move |at| index.listed_bundle(at).map(Ok));
+        let bundles = (0..count).filter_map(move |at| {
+            index
+                .listed_bundle(at)
+                .map(|made| made.map_err(Status::internal))
+        });
         Ok(Response::new(Box::pin(tokio_stream::iter(bundles))))
     }
 }

@@ -5,6 +5,7 @@
 //! checks the catalog; every query is opm's `pkg/cache` query, with its texts.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -19,16 +20,38 @@ use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Property};
 use crate::validate::model::{BundleBlob, Model, ModelPackage};
 
 /// The served catalog.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Index {
+    /// The loaded catalog: the manifests and CSVs of bundles are made from its
+    /// blobs when they are asked for, never held twice.
+    catalog: Arc<Catalog>,
     packages: BTreeMap<Box<str>, Package>,
-    /// One per bundle blob: the fields that do not depend on the channel.
-    bundles: Vec<api::Bundle>,
+    /// One per bundle blob.
+    bundles: Vec<Stored>,
     /// Every channel entry, in `ListBundles` order once built: by channel, package
     /// and bundle name.
     entries: Vec<Entry>,
     /// Blobs of other schemas by (schema, package), in catalog order.
     customs: HashMap<(Box<str>, Box<str>), Vec<prost_types::Struct>>,
+}
+
+/// A bundle's fields that do not depend on the channel, less its manifests.
+#[derive(Debug)]
+struct Stored {
+    base: api::Bundle,
+    /// Index into the catalog's bundles.
+    blob: usize,
+    /// The version as the synthesized CSV writes it.
+    csv_version: Box<str>,
+    /// What the package lends a synthesized CSV: its icon and description.
+    package: Arc<PackageDetails>,
+}
+
+/// A package's icon (base64, media type) and description.
+#[derive(Debug, Default)]
+pub(crate) struct PackageDetails {
+    pub(crate) icon: Option<(String, String)>,
+    pub(crate) description: String,
 }
 
 #[derive(Debug)]
@@ -68,6 +91,16 @@ pub(crate) const CLIENT_MESSAGE_LIMIT: usize = 4 * 1024 * 1024;
 pub(crate) struct InvalidQuery(pub(crate) String);
 
 impl Index {
+    pub(crate) fn new(catalog: Arc<Catalog>) -> Index {
+        Index {
+            catalog,
+            packages: BTreeMap::new(),
+            bundles: Vec::new(),
+            entries: Vec::new(),
+            customs: HashMap::new(),
+        }
+    }
+
     /// Adds the packages of one validated group.
     pub(crate) fn add_model(&mut self, model: &Model<'_>) -> Result<(), String> {
         for package in model.packages.values() {
@@ -79,6 +112,15 @@ impl Index {
     fn add_package(&mut self, package: &ModelPackage<'_>) -> Result<(), String> {
         let mut converted: HashMap<&str, usize> = HashMap::new();
         let mut channels = BTreeMap::new();
+        let details = Arc::new(PackageDetails {
+            icon: package.blob.item.icon().map(|icon| {
+                (
+                    crate::go::base64::encode(icon.data.as_deref().unwrap_or_default()),
+                    icon.media_type.clone(),
+                )
+            }),
+            description: package.blob.item.description().to_owned(),
+        });
         for (name, channel) in package.channels.iter() {
             let heads = crate::validate::chain::heads(&channel.entries);
             let [head] = heads.as_slice() else {
@@ -103,7 +145,7 @@ impl Index {
                     index
                 } else {
                     let index = self.bundles.len();
-                    self.bundles.push(convert_bundle(package, blob)?);
+                    self.bundles.push(convert_bundle(package, blob, &details));
                     converted.insert(entry_name, index);
                     index
                 };
@@ -148,7 +190,8 @@ impl Index {
 
     /// Adds the blobs of schemas other than opm's four, as opm's cache does;
     /// a schema or package name opm cannot key them by fails the catalog.
-    pub(crate) fn add_customs(&mut self, catalog: &Catalog) -> Result<(), String> {
+    pub(crate) fn add_customs(&mut self) -> Result<(), String> {
+        let catalog = Arc::clone(&self.catalog);
         for other in &catalog.others {
             let blob = &other.item;
             let (schema, package) = (blob.schema(), blob.package());
@@ -194,12 +237,26 @@ impl Index {
 
     /// Bundles whose `GetBundle` answer is larger than OLM's clients accept.
     pub(crate) fn oversized(&self) -> Vec<(String, String, usize)> {
-        self.entries
+        self.bundles
             .iter()
-            .filter_map(|entry| {
-                let size = prost::Message::encoded_len(&self.bundle_of(entry));
-                (size > CLIENT_MESSAGE_LIMIT)
-                    .then(|| (entry.package.to_string(), entry.name.to_string(), size))
+            .filter_map(|stored| {
+                // The manifests as the catalog holds them (base64 and all), twice
+                // for a CSV that is also an object: an estimate from above.
+                let manifests: usize = self.catalog.bundles[stored.blob]
+                    .item
+                    .properties
+                    .iter()
+                    .filter(|p| matches!(&*p.kind, BUNDLE_OBJECT | CSV_METADATA))
+                    .map(|p| 2 * p.value_len())
+                    .sum();
+                let size = prost::Message::encoded_len(&stored.base) + manifests;
+                (size > CLIENT_MESSAGE_LIMIT).then(|| {
+                    (
+                        stored.base.package_name.clone(),
+                        stored.base.csv_name.clone(),
+                        size,
+                    )
+                })
             })
             .collect()
     }
@@ -239,14 +296,10 @@ impl Index {
 
     /// The `i`th message of `ListBundles`: the embedded manifests are left out
     /// of bundles that have an image.
-    pub(crate) fn listed_bundle(&self, index: usize) -> Option<api::Bundle> {
+    pub(crate) fn listed_bundle(&self, index: usize) -> Option<Result<api::Bundle, String>> {
         let entry = self.entries.get(index)?;
-        let mut bundle = self.bundle_of(entry);
-        if !bundle.bundle_path.is_empty() {
-            bundle.csv_json.clear();
-            bundle.object.clear();
-        }
-        Some(bundle)
+        let with_manifests = self.bundles[entry.bundle].base.bundle_path.is_empty();
+        Some(self.bundle_of(entry, with_manifests))
     }
 
     pub(crate) fn bundle(
@@ -264,7 +317,7 @@ impl Index {
                 quote(name)
             )
         })?;
-        Ok(self.trimmed(*index))
+        self.trimmed(*index)
     }
 
     pub(crate) fn bundle_for_channel(
@@ -280,7 +333,7 @@ impl Index {
                 quote(channel)
             )
         })?;
-        Ok(self.trimmed(*index))
+        self.trimmed(*index)
     }
 
     /// Every entry of any channel that replaces `name`, or skips it (then once
@@ -318,21 +371,21 @@ impl Index {
             return Err(format!("package {package} not found"));
         }
         let (_, found) = self.channel(package, channel)?;
-        found
+        let index = found
             .entries
             .values()
             .find(|&&index| {
                 let entry = &self.entries[index];
                 &*entry.replaces == name || entry.skips.iter().any(|skip| &**skip == name)
             })
-            .map(|&index| self.trimmed(index))
             .ok_or_else(|| {
                 format!(
                     "no entry found for package {}, channel {}",
                     quote(package),
                     quote(channel)
                 )
-            })
+            })?;
+        self.trimmed(*index)
     }
 
     /// Every entry whose bundle provides the API, with one more entry for each
@@ -385,7 +438,7 @@ impl Index {
                 any = true;
                 if entry.channel == package.default_channel {
                     let channel = &package.channels[&entry.channel];
-                    return Ok(self.trimmed(channel.entries[&channel.head]));
+                    return self.trimmed(channel.entries[&channel.head]);
                 }
             }
         }
@@ -443,6 +496,7 @@ impl Index {
 
     fn provides(&self, entry: &Entry, gvk: &Gvk<'_>) -> bool {
         self.bundles[entry.bundle]
+            .base
             .provided_apis
             .iter()
             .any(|api| api.group == gvk.group && api.version == gvk.version && api.kind == gvk.kind)
@@ -467,22 +521,59 @@ impl Index {
         found
     }
 
-    fn bundle_of(&self, entry: &Entry) -> api::Bundle {
-        let mut bundle = self.bundles[entry.bundle].clone();
+    fn bundle_of(&self, entry: &Entry, with_manifests: bool) -> Result<api::Bundle, String> {
+        let stored = &self.bundles[entry.bundle];
+        let mut bundle = stored.base.clone();
+        if with_manifests {
+            (bundle.csv_json, bundle.object) = self.manifests(stored)?;
+        }
         bundle.channel_name = entry.channel.to_string();
         bundle.skip_range = entry.skip_range.to_string();
         bundle.replaces = entry.replaces.to_string();
         bundle.skips = entry.skips.iter().map(ToString::to_string).collect();
         bundle.deprecation = deprecation(entry.deprecation.as_deref());
-        bundle
+        Ok(bundle)
     }
 
     /// A bundle as the single-bundle queries answer it: without replaces and skips.
-    fn trimmed(&self, index: usize) -> api::Bundle {
-        let mut bundle = self.bundle_of(&self.entries[index]);
+    fn trimmed(&self, index: usize) -> Result<api::Bundle, String> {
+        let mut bundle = self.bundle_of(&self.entries[index], true)?;
         bundle.replaces.clear();
         bundle.skips.clear();
-        bundle
+        Ok(bundle)
+    }
+
+    /// opm's `csvJson` and `object`: each `olm.bundle.object` as JSON, the CSV
+    /// among them, or the CSV made from a single `olm.csv.metadata`.
+    fn manifests(&self, stored: &Stored) -> Result<(String, Vec<String>), String> {
+        let bundle = &self.catalog.bundles[stored.blob].item;
+        let mut objects = Vec::new();
+        let mut metadata = Vec::new();
+        for property in &*bundle.properties {
+            match &*property.kind {
+                BUNDLE_OBJECT => objects.push(object_json(property).ok_or_else(|| {
+                    format!(
+                        "package {}, bundle {}: an olm.bundle.object that is not a manifest",
+                        quote(&bundle.package),
+                        quote(&bundle.name)
+                    )
+                })?),
+                CSV_METADATA => metadata.push(property),
+                _ => {}
+            }
+        }
+        let mut csv = objects
+            .iter()
+            .find(|object| is_csv(object))
+            .cloned()
+            .unwrap_or_default();
+        if let ([metadata], true) = (metadata.as_slice(), csv.is_empty()) {
+            csv = csv::synthesize(&stored.package, bundle, &stored.csv_version, metadata)?;
+            if objects.is_empty() {
+                objects.push(csv.clone());
+            }
+        }
+        Ok((csv, objects))
     }
 }
 
@@ -574,7 +665,8 @@ fn to_value(value: Value) -> prost_types::Value {
 fn convert_bundle(
     package: &ModelPackage<'_>,
     blob: &BundleBlob<'_>,
-) -> Result<api::Bundle, String> {
+    details: &Arc<PackageDetails>,
+) -> Stored {
     let bundle = &blob.blob.item;
     let mut out = api::Bundle {
         csv_name: bundle.name.to_string(),
@@ -582,24 +674,10 @@ fn convert_bundle(
         bundle_path: bundle.image.to_string(),
         ..api::Bundle::default()
     };
-    let mut csv_metadata = Vec::new();
     let mut version = None;
     for property in &*bundle.properties {
         match &*property.kind {
-            BUNDLE_OBJECT => {
-                out.object.push(object_json(property).ok_or_else(|| {
-                    format!(
-                        "package {}, bundle {}: an olm.bundle.object that is not a manifest",
-                        quote(package.name()),
-                        quote(&bundle.name)
-                    )
-                })?);
-                continue;
-            }
-            CSV_METADATA => {
-                csv_metadata.push(property);
-                continue;
-            }
+            BUNDLE_OBJECT | CSV_METADATA => continue,
             "olm.package" if version.is_none() => {
                 version = Some(string_field(property, "version"));
             }
@@ -632,38 +710,48 @@ fn convert_bundle(
         });
     }
     out.version = version.unwrap_or_default();
-    out.csv_json = out
-        .object
-        .iter()
-        .find(|object| is_csv(object))
-        .cloned()
-        .unwrap_or_default();
-    if let ([metadata], true) = (csv_metadata.as_slice(), out.csv_json.is_empty()) {
-        out.csv_json = csv::synthesize(package, blob, metadata)?;
-        if out.object.is_empty() {
-            out.object.push(out.csv_json.clone());
-        }
+    Stored {
+        base: out,
+        blob: blob.index,
+        csv_version: blob
+            .version
+            .as_ref()
+            .map_or_else(|| "0.0.0".to_owned(), ToString::to_string)
+            .into(),
+        package: Arc::clone(details),
     }
-    Ok(out)
 }
 
 /// An `olm.bundle.object` as opm keeps it: its JSON as it stands, a YAML
 /// manifest as JSON.
 fn object_json(property: &Property) -> Option<String> {
-    let Some(Value::Object(map)) = property.value() else {
-        return None;
-    };
-    let data = map
+    let bytes = object_data(property)?;
+    let starts_json = bytes
         .iter()
-        .rev()
-        .find(|(key, _)| match_field(key, &["data"]).is_some())?;
-    let bytes = crate::go::base64::decode(data.1.as_str()?.as_bytes()).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    if text.trim_start().starts_with('{') {
-        return Some(text.into_owned());
+        .find(|byte| !byte.is_ascii_whitespace())
+        .is_some_and(|&byte| byte == b'{');
+    if starts_json {
+        return Some(match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+        });
     }
     crate::bundle::decode::embedded_object(&bytes)
         .map(|value| crate::bundle::marshal::marshal(&value))
+}
+
+/// The decoded `data` of an `olm.bundle.object`, read without copying the
+/// base64 text first (it is most of a catalog of embedded manifests).
+fn object_data(property: &Property) -> Option<Vec<u8>> {
+    let text = property.stored_text()?;
+    let fields: BTreeMap<std::borrow::Cow<'_, str>, &serde_json::value::RawValue> =
+        serde_json::from_str(text).ok()?;
+    let (_, data) = fields
+        .iter()
+        .rev()
+        .find(|(key, _)| match_field(key, &["data"]).is_some())?;
+    let data: std::borrow::Cow<'_, str> = serde_json::from_str(data.get()).ok()?;
+    crate::go::base64::decode(data.as_bytes()).ok()
 }
 
 /// Whether a manifest's `kind` is `ClusterServiceVersion`.
@@ -727,7 +815,8 @@ mod tests {
             let location = crate::catalog::Location::new(&file, line + 1, 1);
             catalog.push_value(value, location).expect("a blob");
         }
-        let mut index = Index::default();
+        let catalog = Arc::new(catalog);
+        let mut index = Index::new(Arc::clone(&catalog));
         let mut failure = None;
         crate::validate::validate_with_models(&catalog, |_| {}, &mut |model| {
             if let Err(error) = index.add_model(model) {
@@ -736,7 +825,7 @@ mod tests {
         })
         .expect("validated");
         assert_eq!(failure, None);
-        index.add_customs(&catalog).expect("custom blobs keyed");
+        index.add_customs().expect("custom blobs keyed");
         index.finish();
         index
     }
@@ -752,7 +841,7 @@ mod tests {
             bundle.dependencies[0].value,
             r#"{"packageName":"q","version":">=1 <2"}"#
         );
-        let listed = index.listed_bundle(1).expect("two entries");
+        let listed = index.listed_bundle(1).expect("two entries").expect("made");
         assert_eq!(listed.replaces, "a");
         assert_eq!(listed.skips, ["a", "a", "x"]);
     }

@@ -103,8 +103,7 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
         }
     }
     let catalog = catalog::load_directory(directory).map_err(Stop::Load)?;
-    let index = build_index(&catalog)?;
-    drop(catalog);
+    let index = build_index(&Arc::new(catalog))?;
     if let Some(cache) = &cache {
         match cache.write() {
             Ok(()) => {}
@@ -135,8 +134,8 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
 
 /// Validates the catalog and builds the index from the same models; an invalid
 /// catalog prints its error findings and fails with opm's message.
-fn build_index(catalog: &Catalog) -> Result<index::Index, Stop> {
-    let mut index = index::Index::default();
+fn build_index(catalog: &Arc<Catalog>) -> Result<index::Index, Stop> {
+    let mut index = index::Index::new(Arc::clone(catalog));
     let mut failure = None;
     let mut errors: Vec<Finding> = Vec::new();
     let verdict = crate::validate::validate_with_models(
@@ -171,7 +170,7 @@ fn build_index(catalog: &Catalog) -> Result<index::Index, Stop> {
     if let Some(error) = failure {
         return Err(Stop::Fatal(format!("build package index: {error}")));
     }
-    index.add_customs(catalog).map_err(Stop::Fatal)?;
+    index.add_customs().map_err(Stop::Fatal)?;
     index.finish();
     Ok(index)
 }

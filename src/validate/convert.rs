@@ -252,6 +252,7 @@ fn add_bundle<'a>(
     }
     let mut blob = BundleBlob {
         blob: bundle,
+        index,
         package_properties: Ok(0),
         version: None,
         release: Release::default(),

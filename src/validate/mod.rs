@@ -30,7 +30,7 @@ use crate::catalog::Catalog;
 pub(crate) fn opm_message(catalog: &Catalog) -> Option<String> {
     // Nothing is read back from a file when no finding is kept; were it to fail,
     // the catalog would not pass.
-    match validate_parts(catalog, true, None, |_| {}, &mut |_| {}) {
+    match validate_parts(catalog, true, None, true, |_| {}, &mut |_| {}) {
         Ok(message) => message.map(|message| message.text()),
         Err(failure) => Some(failure),
     }
@@ -73,25 +73,33 @@ pub(crate) fn validate_each(
     opm_text: bool,
     emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
 ) -> Result<Option<TextSpool>, String> {
-    validate_parts(catalog, opm_text, Some(spool::budget()), emit, &mut |_| {})
+    validate_parts(
+        catalog,
+        opm_text,
+        Some(spool::budget()),
+        true,
+        emit,
+        &mut |_| {},
+    )
 }
 
-/// [`validate_each`], handing each group's model to `visit` once it has been
-/// checked: `fbc serve` builds what it serves from them in the same pass.
+/// opm's verdict only (no lints), handing each group's model to `visit` once it
+/// has been checked: `fbc serve` builds what it serves from them in the same pass.
 pub(crate) fn validate_with_models(
     catalog: &Catalog,
     emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
     visit: &mut dyn FnMut(&model::Model<'_>),
 ) -> Result<Option<TextSpool>, String> {
-    validate_parts(catalog, true, Some(spool::budget()), emit, visit)
+    validate_parts(catalog, true, Some(spool::budget()), false, emit, visit)
 }
 
 /// [`validate_each`] keeping `budget` bytes of findings in memory, or none at
-/// all.
+/// all; fbc's own rules (lints, schemas) only with `lints`.
 fn validate_parts(
     catalog: &Catalog,
     opm_text: bool,
     budget: Option<usize>,
+    lints: bool,
     mut emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
     visit: &mut dyn FnMut(&model::Model<'_>),
 ) -> Result<Option<TextSpool>, String> {
@@ -109,19 +117,25 @@ fn validate_parts(
     };
     // Findings that name no package sort first: they join the first part (only
     // the group of blobs with no package name, first in name order, adds more).
-    lints::check_implicit(catalog, &mut collector);
+    if lints {
+        lints::check_implicit(catalog, &mut collector);
+    }
     // The model of a few packages at a time: beside a catalog of many small
     // packages, a model of all of them would be about as large as the catalog.
     group::Groups::new(catalog).for_each(|group| {
         let mut model = convert::convert(catalog, group, &mut collector);
         deprecations::apply(catalog, group, &mut model, &mut collector);
         checks::validate(&model, &mut collector, &mut root);
-        lints::check_model(&model, &mut collector);
+        if lints {
+            lints::check_model(&model, &mut collector);
+        }
         visit(&model);
         drop(model);
-        // The schema checks skip bundles with errors found above.
-        schemas::check(catalog, group.bundles, &mut collector);
-        lints::check_bundles(catalog, group.bundles, &mut collector);
+        if lints {
+            // The schema checks skip bundles with errors found above.
+            schemas::check(catalog, group.bundles, &mut collector);
+            lints::check_bundles(catalog, group.bundles, &mut collector);
+        }
         hand_over(&mut collector);
     });
     hand_over(&mut collector);
@@ -303,6 +317,7 @@ mod spill_tests {
             catalog,
             true,
             Some(budget),
+            true,
             |part| findings.extend(part),
             &mut |_| {},
         )

@@ -47,6 +47,8 @@ pub(crate) struct ModelChannel<'a> {
 #[derive(Debug)]
 pub(crate) struct BundleBlob<'a> {
     pub(crate) blob: &'a Located<Bundle>,
+    /// Where the blob is in the catalog's bundles.
+    pub(crate) index: usize,
     /// How many `olm.package` properties the bundle has, or why its properties
     /// do not parse (opm's `property.Parse` error).
     pub(crate) package_properties: Result<usize, String>,

@@ -77,6 +77,7 @@ pages! {
     docs_limits => "docs/limits.md",
     docs_differences => "docs/differences.md",
     docs_development => "docs/development.md",
+    docs_serve => "docs/serve.md",
 }
 
 /// Every page of `docs/` has its test.

@@ -301,6 +301,8 @@ def run(address, expected, schemas, write):
             os.makedirs(write, exist_ok=True)
             with open(os.path.join(write, name + ".jsonl"), "w", encoding="utf-8") as out:
                 out.write("".join(l + "\n" for l in lines))
+        if expected is None:
+            continue
         jsonl = os.path.join(expected, name + ".jsonl")
         sha = os.path.join(expected, name + ".sha256")
         if os.path.exists(jsonl):
