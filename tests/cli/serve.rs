@@ -377,3 +377,27 @@ fn the_cache_guards_integrity() {
         stderr(&output)
     );
 }
+
+/// Started under the name `opm`, the binary takes `opm serve` command lines: an
+/// opm-based catalog image needs only fbc at `/bin/opm`.
+#[test]
+fn answers_to_the_name_opm() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let opm = dir.path().join("opm");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fbc"), &opm).expect("linked");
+    let cache = dir.path().join("cache");
+    let output = Command::new(&opm)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "serve",
+            "testdata/examples/hello-catalog",
+            &format!("--cache-dir={}", cache.display()),
+            "--cache-only",
+            "-t",
+            "/dev/null",
+        ])
+        .output()
+        .expect("runs as opm");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(cache.join("fbc-serve.digest").is_file());
+}
