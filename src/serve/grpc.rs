@@ -56,6 +56,31 @@ pub(crate) fn router(index: Arc<Index>) -> Result<tonic::service::Routes, String
     Ok(routes)
 }
 
+/// The API a provider query names (three request types of the same fields).
+trait AskedApi {
+    fn gvk(&self) -> Gvk<'_>;
+}
+
+macro_rules! asked_api {
+    ($($request:ty),*) => {$(
+        impl AskedApi for $request {
+            fn gvk(&self) -> Gvk<'_> {
+                Gvk {
+                    group: &self.group,
+                    version: &self.version,
+                    kind: &self.kind,
+                }
+            }
+        }
+    )*};
+}
+
+asked_api!(
+    api::GetAllProvidersRequest,
+    api::GetLatestProvidersRequest,
+    api::GetDefaultProviderRequest
+);
+
 fn unknown(message: String) -> Status {
     Status::unknown(message)
 }
@@ -144,12 +169,7 @@ impl Registry for Services {
         request: Request<api::GetAllProvidersRequest>,
     ) -> Answer<Self::GetChannelEntriesThatProvideStream> {
         log::request("GetChannelEntriesThatProvide", request.get_ref());
-        let asked = request.get_ref();
-        let gvk = Gvk {
-            group: &asked.group,
-            version: &asked.version,
-            kind: &asked.kind,
-        };
+        let gvk = request.get_ref().gvk();
         self.index
             .entries_that_provide(&gvk)
             .map(|entries| Response::new(stream(entries)))
@@ -161,12 +181,7 @@ impl Registry for Services {
         request: Request<api::GetLatestProvidersRequest>,
     ) -> Answer<Self::GetLatestChannelEntriesThatProvideStream> {
         log::request("GetLatestChannelEntriesThatProvide", request.get_ref());
-        let asked = request.get_ref();
-        let gvk = Gvk {
-            group: &asked.group,
-            version: &asked.version,
-            kind: &asked.kind,
-        };
+        let gvk = request.get_ref().gvk();
         self.index
             .latest_entries_that_provide(&gvk)
             .map(|entries| Response::new(stream(entries)))
@@ -178,12 +193,7 @@ impl Registry for Services {
         request: Request<api::GetDefaultProviderRequest>,
     ) -> Answer<api::Bundle> {
         log::request("GetDefaultBundleThatProvides", request.get_ref());
-        let asked = request.get_ref();
-        let gvk = Gvk {
-            group: &asked.group,
-            version: &asked.version,
-            kind: &asked.kind,
-        };
+        let gvk = request.get_ref().gvk();
         self.index
             .default_bundle_that_provides(&gvk)
             .map(Response::new)

@@ -230,24 +230,19 @@ def run(address, expected, schemas, write):
         def gvk_fields(group, version, kind):
             return {"group": group, "kind": kind, "version": version}
 
-        files["GetChannelEntriesThatProvide"] = [
-            probe.stream(
-                probe.registry.GetChannelEntriesThatProvide,
-                gvk_fields(*gvk),
-                api.GetAllProvidersRequest(group=gvk[0], version=gvk[1], kind=gvk[2]),
-                sort=True,
-            )
-            for gvk in gvks
-        ]
-        files["GetLatestChannelEntriesThatProvide"] = [
-            probe.stream(
-                probe.registry.GetLatestChannelEntriesThatProvide,
-                gvk_fields(*gvk),
-                api.GetLatestProvidersRequest(group=gvk[0], version=gvk[1], kind=gvk[2]),
-                sort=True,
-            )
-            for gvk in gvks
-        ]
+        for method, request in [
+            ("GetChannelEntriesThatProvide", api.GetAllProvidersRequest),
+            ("GetLatestChannelEntriesThatProvide", api.GetLatestProvidersRequest),
+        ]:
+            files[method] = [
+                probe.stream(
+                    getattr(probe.registry, method),
+                    gvk_fields(*gvk),
+                    request(group=gvk[0], version=gvk[1], kind=gvk[2]),
+                    sort=True,
+                )
+                for gvk in gvks
+            ]
         files["GetDefaultBundleThatProvides"] = [
             probe.unary(
                 "GetDefaultBundleThatProvides",
