@@ -679,7 +679,8 @@ fn convert_bundle(
         match &*property.kind {
             BUNDLE_OBJECT | CSV_METADATA => continue,
             "olm.package" if version.is_none() => {
-                version = Some(string_field(property, "version"));
+                let [found] = string_fields(property, ["version"]);
+                version = Some(found);
             }
             "olm.gvk" => out.provided_apis.push(gvk(property)),
             "olm.gvk.required" => {
@@ -691,16 +692,13 @@ fn convert_bundle(
             }
             "olm.package.required" => out.dependencies.push(api::Dependency {
                 r#type: "olm.package".to_owned(),
-                value: compact(&Node::Object(vec![
-                    (
-                        "packageName".into(),
-                        Node::String(string_field(property, "packageName").into()),
-                    ),
-                    (
-                        "version".into(),
-                        Node::String(string_field(property, "versionRange").into()),
-                    ),
-                ])),
+                value: {
+                    let [name, range] = string_fields(property, ["packageName", "versionRange"]);
+                    compact(&Node::Object(vec![
+                        ("packageName".into(), Node::String(name.into())),
+                        ("version".into(), Node::String(range.into())),
+                    ]))
+                },
             }),
             _ => {}
         }
@@ -767,24 +765,29 @@ fn is_csv(object: &str) -> bool {
         .is_some_and(|kind| kind == "ClusterServiceVersion")
 }
 
-/// A string field of a property's value, as Go's decoder finds it.
-fn string_field(property: &Property, field: &'static str) -> String {
-    let Some(Value::Object(map)) = property.value() else {
-        return String::new();
-    };
-    map.iter()
-        .filter(|(key, _)| match_field(key, &[field]).is_some())
-        .filter_map(|(_, value)| value.as_str())
-        .next_back()
-        .unwrap_or_default()
-        .to_owned()
+/// The string fields of a property's value, as Go's decoder finds them (the
+/// value is decoded once for all of them).
+fn string_fields<const N: usize>(property: &Property, fields: [&'static str; N]) -> [String; N] {
+    let value = property.value();
+    fields.map(|field| {
+        let Some(Value::Object(map)) = &value else {
+            return String::new();
+        };
+        map.iter()
+            .filter(|(key, _)| match_field(key, &[field]).is_some())
+            .filter_map(|(_, value)| value.as_str())
+            .next_back()
+            .unwrap_or_default()
+            .to_owned()
+    })
 }
 
 fn gvk(property: &Property) -> api::GroupVersionKind {
+    let [group, version, kind] = string_fields(property, ["group", "version", "kind"]);
     api::GroupVersionKind {
-        group: string_field(property, "group"),
-        version: string_field(property, "version"),
-        kind: string_field(property, "kind"),
+        group,
+        version,
+        kind,
         plural: String::new(),
     }
 }
