@@ -195,6 +195,10 @@ fn serve(options: &Options, index: &Arc<index::Index>) -> Result<ExitStatus, Sto
             ))
         })?;
         let bound = listener.local_addr().map_or(port, |address| address.port());
+        // The handlers are in place before the log line that tells supervisors
+        // (and the tests) the server is up: a SIGTERM right after it stops the
+        // server gracefully instead of killing it.
+        let stopped = stopped();
         log::info(
             "serving registry",
             &[
@@ -214,7 +218,7 @@ fn serve(options: &Options, index: &Arc<index::Index>) -> Result<ExitStatus, Sto
         tokio::pin!(server);
         let outcome = tokio::select! {
             outcome = &mut server => outcome,
-            () = stopped() => {
+            () = stopped => {
                 // Calls in flight finish; a connection that never ends (a client
                 // that opened one and went silent) is not waited for past GRACE.
                 let _ = stop.send(());
@@ -242,18 +246,22 @@ async fn listen(port: u16) -> std::io::Result<tokio::net::TcpListener> {
     }
 }
 
-/// Resolves on SIGTERM or SIGINT: the server then finishes the calls in flight.
-async fn stopped() {
+/// Installs the SIGTERM and SIGINT handlers at once; the future resolves on
+/// either signal, and the server then finishes the calls in flight.
+fn stopped() -> impl std::future::Future<Output = ()> {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (
+    let handlers = (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
-    ) else {
-        std::future::pending::<()>().await;
-        return;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
+    );
+    async move {
+        let (Ok(mut term), Ok(mut int)) = handlers else {
+            std::future::pending::<()>().await;
+            return;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
     }
 }
