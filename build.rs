@@ -134,6 +134,15 @@ fn test_prerequisites() {
                 .output()
                 .is_ok_and(|output| output.status.success()),
         ),
+        // The HTTP view's tests: curl asks, and Python's PyYAML reads the catalog.
+        (
+            "fbc_no_curl",
+            on_path("curl")
+                && Command::new("python3")
+                    .args(["-c", "import yaml"])
+                    .output()
+                    .is_ok_and(|output| output.status.success()),
+        ),
     ];
     for (cfg, present) in prerequisites {
         println!("cargo:rustc-check-cfg=cfg({cfg})");

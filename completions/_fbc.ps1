@@ -111,6 +111,8 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--termination-log', '--termination-log', [CompletionResultType]::ParameterName, 'File that fatal errors are also written to (the container''s termination message)')
             [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Directory of fbc''s cache: a digest of the catalog, checked at start-up (see docs/serve.md)')
             [CompletionResult]::new('--cache-enforce-integrity', '--cache-enforce-integrity', [CompletionResultType]::ParameterName, 'Refuse to serve a catalog that changed since the cache was written [default: true with --cache-dir, unless --cache-only]')
+            [CompletionResult]::new('--http-port', '--http-port', [CompletionResultType]::ParameterName, 'Also serve OLM v1''s view of the catalog over HTTP on this port, as catalogd does (/catalogs/NAME/api/v1/all and /metas)')
+            [CompletionResult]::new('--catalog-name', '--catalog-name', [CompletionResultType]::ParameterName, 'The catalog''s name in the HTTP view''s paths [default: the directory''s name]')
             [CompletionResult]::new('--pprof-addr', '--pprof-addr', [CompletionResultType]::ParameterName, 'Accepted for opm''s command lines; fbc has no Go profiler and opens no pprof endpoint')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
             [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log every request on stderr')

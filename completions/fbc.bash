@@ -1572,7 +1572,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__serve)
-            opts="-p -t -h --port --termination-log --debug --cache-dir --cache-only --cache-enforce-integrity --pprof-addr --pprof-capture-profiles --color --help"
+            opts="-p -t -h --port --termination-log --debug --cache-dir --cache-only --cache-enforce-integrity --http-port --catalog-name --pprof-addr --pprof-capture-profiles --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1600,6 +1600,14 @@ _fbc() {
                     ;;
                 --cache-enforce-integrity)
                     COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --http-port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --catalog-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --pprof-addr)

@@ -103,6 +103,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --termination-log 'File that fatal errors are also written to (the container''s termination message)'
             cand --cache-dir 'Directory of fbc''s cache: a digest of the catalog, checked at start-up (see docs/serve.md)'
             cand --cache-enforce-integrity 'Refuse to serve a catalog that changed since the cache was written [default: true with --cache-dir, unless --cache-only]'
+            cand --http-port 'Also serve OLM v1''s view of the catalog over HTTP on this port, as catalogd does (/catalogs/NAME/api/v1/all and /metas)'
+            cand --catalog-name 'The catalog''s name in the HTTP view''s paths [default: the directory''s name]'
             cand --pprof-addr 'Accepted for opm''s command lines; fbc has no Go profiler and opens no pprof endpoint'
             cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
             cand --debug 'Log every request on stderr'

@@ -122,6 +122,8 @@ complete -c fbc -n "__fish_fbc_using_subcommand serve" -s t -l termination-log -
 complete -c fbc -n "__fish_fbc_using_subcommand serve" -l cache-dir -d 'Directory of fbc\'s cache: a digest of the catalog, checked at start-up (see docs/serve.md)' -r -F
 complete -c fbc -n "__fish_fbc_using_subcommand serve" -l cache-enforce-integrity -d 'Refuse to serve a catalog that changed since the cache was written [default: true with --cache-dir, unless --cache-only]' -r -f -a "true\t''
 false\t''"
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l http-port -d 'Also serve OLM v1\'s view of the catalog over HTTP on this port, as catalogd does (/catalogs/NAME/api/v1/all and /metas)' -r
+complete -c fbc -n "__fish_fbc_using_subcommand serve" -l catalog-name -d 'The catalog\'s name in the HTTP view\'s paths [default: the directory\'s name]' -r
 complete -c fbc -n "__fish_fbc_using_subcommand serve" -l pprof-addr -d 'Accepted for opm\'s command lines; fbc has no Go profiler and opens no pprof endpoint' -r
 complete -c fbc -n "__fish_fbc_using_subcommand serve" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
 always\t''

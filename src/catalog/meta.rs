@@ -117,6 +117,16 @@ pub(crate) fn blob_from_document(
     dispatch(&keys, map)
 }
 
+/// The schema, package and name of a document that opm's decoder reads into a
+/// `Meta`, or its message.
+pub(crate) fn fields(value: &Value) -> Result<(String, String, String), String> {
+    let Value::Object(map) = value else {
+        return Err("not an object".to_owned());
+    };
+    let keys = extract_keys(map)?;
+    Ok((keys.schema, keys.package, keys.name))
+}
+
 /// Whether opm's decoder itself fails on this YAML document (it is not a mapping, or
 /// its `schema`, `package` and `name` keys are unusable), as opposed to the later
 /// schema dispatch.

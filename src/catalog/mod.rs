@@ -493,6 +493,86 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
     LineCursor::default().advance(text, offset)
 }
 
+/// A document as opm's `WalkMetasFS` hands it to catalogd: its schema, package
+/// and name (read case-insensitively) and its blob as Go re-encodes it (keys
+/// sorted, numbers through float64, no HTML escaping), with a newline.
+pub(crate) struct Meta {
+    pub(crate) schema: String,
+    pub(crate) package: String,
+    pub(crate) name: String,
+    pub(crate) blob: String,
+}
+
+/// One catalog file's documents, in file order, and when the file last changed.
+pub(crate) struct FileMetas {
+    pub(crate) modified: Option<std::time::SystemTime>,
+    pub(crate) metas: Vec<Meta>,
+}
+
+/// Every catalog file below `root` in the walk's order, to `each`: files are
+/// decoded in parallel a chunk at a time, so that only one chunk's documents
+/// exist at once beside what `each` keeps. The first failure in words naming the
+/// file (a catalog checked before is read again: only a file changed in between
+/// fails).
+pub(crate) fn walk_metas(
+    root: &Path,
+    mut each: impl FnMut(FileMetas) -> Result<(), String>,
+) -> Result<(), String> {
+    const CHUNK: usize = 64;
+    let files = walk::catalog_files(root).map_err(|error| error.to_string())?;
+    for chunk in files.chunks(CHUNK) {
+        let decoded: Vec<Result<FileMetas, String>> = chunk
+            .par_iter()
+            .map(|file| file_metas(&root.join(file)))
+            .collect();
+        for file in decoded {
+            each(file?)?;
+        }
+    }
+    Ok(())
+}
+
+fn file_metas(path: &Path) -> Result<FileMetas, String> {
+    let failed = |why: &str| format!("{}: {why}", path.display());
+    let modified = std::fs::metadata(path)
+        .and_then(|metadata| metadata.modified())
+        .ok();
+    let bytes = read_file(path).map_err(|error| error.to_string())?;
+    let text = String::from_utf8(bytes).map_err(|_| failed("not UTF-8"))?;
+    let mut metas = Vec::new();
+    let mut refusal = None;
+    let error = decode::decode_file(&text, &mut |document| match document
+        .value
+        .as_ref()
+        .map(meta::fields)
+    {
+        Some(Ok((schema, package, name))) => {
+            let value = document.value.as_ref().expect("a value was read");
+            let mut blob = meta::compact(value);
+            blob.push('\n');
+            metas.push(Meta {
+                schema,
+                package,
+                name,
+                blob,
+            });
+            ControlFlow::Continue(())
+        }
+        Some(Err(message)) => {
+            refusal = Some(message);
+            ControlFlow::Break(())
+        }
+        None => {
+            refusal = Some("a document without content".to_owned());
+            ControlFlow::Break(())
+        }
+    });
+    match refusal.or(error.map(|error| error.message)) {
+        Some(message) => Err(failed(&message)),
+        None => Ok(FileMetas { modified, metas }),
+    }
+}
+
 /// Every document of a stream read as opm's `WalkMetasReader` reads them into
 /// `Meta`s, in order; the first failure in opm's words.
 pub(crate) fn meta_documents(text: &str) -> Result<Vec<Value>, String> {

@@ -52,6 +52,14 @@ pub struct ServeArgs {
     )]
     pub cache_enforce_integrity: Option<bool>,
 
+    /// Also serve OLM v1's view of the catalog over HTTP on this port, as catalogd does (/catalogs/NAME/api/v1/all and /metas)
+    #[arg(long, value_name = "PORT")]
+    pub http_port: Option<u16>,
+
+    /// The catalog's name in the HTTP view's paths [default: the directory's name]
+    #[arg(long, value_name = "NAME", requires = "http_port")]
+    pub catalog_name: Option<String>,
+
     /// Accepted for opm's command lines; fbc has no Go profiler and opens no pprof endpoint
     #[arg(long, value_name = "ADDR", default_value = "localhost:6060")]
     pub pprof_addr: String,

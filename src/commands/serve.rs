@@ -14,12 +14,14 @@ pub(crate) fn run(args: &ServeArgs) -> ExitStatus {
         cache_dir: args.cache_dir.clone(),
         cache_only: args.cache_only,
         cache_enforce_integrity: args.cache_enforce_integrity,
+        http_port: args.http_port,
+        catalog_name: args.catalog_name.clone(),
     };
     match serve::run(&options) {
         Ok(status) => status,
         // Logged already, in opm's form.
         Err(Stop::Fatal(_)) => ExitStatus::Failure,
-        Err(Stop::Listen(_)) => ExitStatus::Error,
+        Err(Stop::Listen(_) | Stop::Usage(_)) => ExitStatus::Error,
         Err(Stop::Load(errors)) => {
             crate::report_error(&miette::Report::new(errors));
             ExitStatus::Failure

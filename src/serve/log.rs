@@ -46,11 +46,17 @@ pub(crate) fn fatal(message: &str) {
     }
 }
 
+/// A line with `--debug` only.
+pub(crate) fn debug(message: &str, fields: &[(&str, &str)]) {
+    if DEBUG.load(Ordering::Relaxed) {
+        write("debug", message, fields);
+    }
+}
+
 /// One line per call with `--debug`.
 pub(crate) fn request(method: &str, request: &impl std::fmt::Debug) {
     if DEBUG.load(Ordering::Relaxed) {
-        write(
-            "debug",
+        debug(
             "request",
             &[("method", method), ("request", &format!("{request:?}"))],
         );

@@ -7,6 +7,7 @@ pub(crate) mod api;
 mod cache;
 mod csv;
 mod grpc;
+mod http;
 pub(crate) mod index;
 mod log;
 
@@ -29,6 +30,10 @@ pub(crate) struct Options {
     pub(crate) cache_only: bool,
     /// `None`: opm's default (enforced when a cache directory is given to a server).
     pub(crate) cache_enforce_integrity: Option<bool>,
+    /// OLM v1's HTTP view on this port, when given.
+    pub(crate) http_port: Option<u16>,
+    /// The catalog's name in the HTTP view's paths (default: the directory's).
+    pub(crate) catalog_name: Option<String>,
 }
 
 /// Why the server stopped before serving.
@@ -40,6 +45,8 @@ pub(crate) enum Stop {
     Load(catalog::LoadErrors),
     /// The port could not be opened (exit 2).
     Listen(String),
+    /// The command line asks for what cannot be done (exit 2).
+    Usage(String),
 }
 
 /// Loads, checks and serves until SIGTERM or SIGINT.
@@ -53,7 +60,9 @@ pub(crate) fn run(options: &Options) -> Result<ExitStatus, Stop> {
     }
     let outcome = start(options);
     match &outcome {
-        Err(Stop::Fatal(message) | Stop::Listen(message)) => log::fatal(message),
+        Err(Stop::Fatal(message) | Stop::Listen(message) | Stop::Usage(message)) => {
+            log::fatal(message);
+        }
         Err(Stop::Load(errors)) => log::fatal(&errors.to_string()),
         Ok(_) => {}
     }
@@ -102,6 +111,10 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
             }
         }
     }
+    let catalog_name = match options.http_port {
+        Some(_) => Some(http_name(options)?),
+        None => None,
+    };
     let catalog = catalog::load_directory(directory).map_err(Stop::Load)?;
     let index = build_index(&Arc::new(catalog))?;
     if let Some(cache) = &cache {
@@ -129,7 +142,40 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
             ],
         );
     }
-    serve(options, &Arc::new(index))
+    let view = match catalog_name {
+        Some(name) => Some(Arc::new(
+            http::View::build(directory, name).map_err(Stop::Fatal)?,
+        )),
+        None => None,
+    };
+    serve(options, &Arc::new(index), view)
+}
+
+/// The catalog's name in the HTTP view: `--catalog-name`, else the directory's
+/// own; catalogd takes only DNS subdomain names (RFC 1123).
+fn http_name(options: &Options) -> Result<String, Stop> {
+    let (name, given) = match &options.catalog_name {
+        Some(name) => (name.clone(), true),
+        None => (
+            std::fs::canonicalize(&options.directory)
+                .ok()
+                .and_then(|path| path.file_name()?.to_str().map(str::to_owned))
+                .unwrap_or_default(),
+            false,
+        ),
+    };
+    if http::dns1123_subdomain(&name).is_err() {
+        let what = if given {
+            "--catalog-name"
+        } else {
+            "the catalog directory's name (give one with --catalog-name)"
+        };
+        return Err(Stop::Usage(format!(
+            "{what}: {name} is not a catalog name OLM takes: lower-case letters, digits, \
+             '-' and '.', a letter or digit at each end, at most 253 characters"
+        )));
+    }
+    Ok(name)
 }
 
 /// Validates the catalog and builds the index from the same models; an invalid
@@ -175,7 +221,11 @@ fn build_index(catalog: &Arc<Catalog>) -> Result<index::Index, Stop> {
     Ok(index)
 }
 
-fn serve(options: &Options, index: &Arc<index::Index>) -> Result<ExitStatus, Stop> {
+fn serve(
+    options: &Options,
+    index: &Arc<index::Index>,
+    view: Option<Arc<http::View>>,
+) -> Result<ExitStatus, Stop> {
     let port: u16 = options.port.parse().map_err(|_| {
         Stop::Listen(format!(
             "failed to listen: listen tcp: address :{}: invalid port",
@@ -195,6 +245,22 @@ fn serve(options: &Options, index: &Arc<index::Index>) -> Result<ExitStatus, Sto
             ))
         })?;
         let bound = listener.local_addr().map_or(port, |address| address.port());
+        if let (Some(view), Some(port)) = (view, options.http_port) {
+            let listener = listen(port).await.map_err(|error| {
+                Stop::Listen(format!(
+                    "failed to listen: listen tcp :{port}: bind: {error}"
+                ))
+            })?;
+            let bound = listener.local_addr().map_or(port, |address| address.port());
+            log::info(
+                "serving the catalog over HTTP",
+                &[
+                    ("port", &bound.to_string()),
+                    ("path", &format!("/catalogs/{}/api/v1/all", view.name())),
+                ],
+            );
+            tokio::spawn(http::serve(listener, view));
+        }
         // The handlers are in place before the log line that tells supervisors
         // (and the tests) the server is up: a SIGTERM right after it stops the
         // server gracefully instead of killing it.

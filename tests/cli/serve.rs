@@ -271,6 +271,41 @@ fn a_port_in_use_is_refused() {
         )),
         "{text}"
     );
+    // The HTTP view's port too, and a catalog name catalogd would not take.
+    let output = run(&[
+        "serve",
+        "testdata/examples/hello-catalog",
+        "-p",
+        "0",
+        "-t",
+        "/dev/null",
+        "--http-port",
+        &port,
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!("listen tcp :{port}: bind: ")),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&[
+        "serve",
+        "testdata/examples/hello-catalog",
+        "-t",
+        "/dev/null",
+        "--http-port",
+        "0",
+        "--catalog-name",
+        "Hello_Catalog",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(
+            "--catalog-name: Hello_Catalog is not a catalog name OLM takes: lower-case letters"
+        ),
+        "{}",
+        stderr(&output)
+    );
     assert_eq!(server.stop().code(), Some(0));
 }
 
@@ -400,4 +435,140 @@ fn answers_to_the_name_opm() {
         .expect("runs as opm");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(cache.join("fbc-serve.digest").is_file());
+}
+
+/// `curl` with `args` against the view: the status line and headers, and the body.
+fn curl(args: &[&str]) -> (String, Vec<u8>) {
+    // The body goes to a file of its own: the headers are on stdout.
+    let body = tempfile::NamedTempFile::new().expect("a temporary file");
+    let output = Command::new("curl")
+        .args(["-sS", "-D", "-", "-o"])
+        .arg(body.path())
+        .args(args)
+        .output()
+        .expect("curl runs");
+    assert!(
+        output.status.success(),
+        "curl {args:?}: {}",
+        stderr(&output)
+    );
+    let headers = String::from_utf8_lossy(&output.stdout).into_owned();
+    (headers, std::fs::read(body.path()).expect("the body"))
+}
+
+/// OLM v1's view (`--http-port`), asked with curl: `/all` holds every document in
+/// the walk's order as Go writes it (checked by tests/serve/view.py, which reads
+/// the catalog itself), gzip, ranges, conditional requests and `/metas` as
+/// catalogd answers them.
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(
+    fbc_no_curl,
+    ignore = "needs curl and python3 with PyYAML (see .ci/run)"
+)]
+fn the_http_view_answers_as_catalogd() {
+    let catalog = corpus().join("catalogs/submariner-4-16");
+    let server = Server::start(
+        &catalog,
+        &["--http-port", "0", "--catalog-name", "operatorhubio"],
+    );
+    let log = server.log();
+    let port = log
+        .lines()
+        .find(|line| line.contains("msg=\"serving the catalog over HTTP\""))
+        .and_then(|line| {
+            line.split_whitespace()
+                .find_map(|field| field.strip_prefix("port="))
+        })
+        .unwrap_or_else(|| panic!("the log names the HTTP port: {log}"));
+    let base = format!("http://127.0.0.1:{port}/catalogs/operatorhubio/api/v1");
+    let all_url = format!("{base}/all");
+
+    let (headers, all) = curl(&[&all_url]);
+    assert!(headers.starts_with("HTTP/1.1 200"), "{headers}");
+    assert!(
+        headers.contains("content-type: application/jsonl\r\n"),
+        "{headers}"
+    );
+    assert!(
+        headers.contains(&format!("content-length: {}\r\n", all.len())),
+        "{headers}"
+    );
+    let download = tempfile::NamedTempFile::new().expect("a temporary file");
+    std::fs::write(download.path(), &all).expect("written");
+    let check = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve/view.py"))
+        .arg(&catalog)
+        .arg(download.path())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        check.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        stderr(&check)
+    );
+
+    // gzip for clients that ask (curl --compressed decompresses it again).
+    let (headers, gzipped) = curl(&["--compressed", &all_url]);
+    assert!(headers.contains("content-encoding: gzip\r\n"), "{headers}");
+    assert!(!headers.contains("accept-ranges"), "{headers}");
+    assert!(gzipped == all, "the gzipped view differs");
+
+    // A range, and one past the end.
+    let (headers, range) = curl(&["-r", "10-109", &all_url]);
+    assert!(headers.starts_with("HTTP/1.1 206"), "{headers}");
+    assert!(
+        headers.contains(&format!("content-range: bytes 10-109/{}\r\n", all.len())),
+        "{headers}"
+    );
+    assert_eq!(range, all[10..110]);
+    let (headers, _) = curl(&["-r", &format!("{}-", all.len()), &all_url]);
+    assert!(headers.starts_with("HTTP/1.1 416"), "{headers}");
+
+    // Not modified since it was last modified.
+    let modified = headers_value(&curl(&["-I", &all_url]).0, "last-modified");
+    let (headers, body) = curl(&["-H", &format!("If-Modified-Since: {modified}"), &all_url]);
+    assert!(headers.starts_with("HTTP/1.1 304"), "{headers}");
+    assert!(body.is_empty());
+
+    // /metas: the lines of /all of one schema and package, in the same order.
+    let text = String::from_utf8(all).expect("UTF-8");
+    let wanted: String = text
+        .lines()
+        .filter(|line| {
+            serde_json::from_str::<serde_json::Value>(line).is_ok_and(|value| {
+                value["package"] == "submariner" && value["schema"] == "olm.channel"
+            })
+        })
+        .flat_map(|line| [line, "\n"])
+        .collect();
+    assert!(!wanted.is_empty());
+    let (headers, metas) = curl(&[&format!(
+        "{base}/metas?schema=olm.channel&package=submariner"
+    )]);
+    assert!(headers.starts_with("HTTP/1.1 200"), "{headers}");
+    assert_eq!(String::from_utf8(metas).expect("UTF-8"), wanted);
+    let (headers, body) = curl(&[&format!("{base}/metas?package=submariner&limit=1")]);
+    assert!(headers.starts_with("HTTP/1.1 400"), "{headers}");
+    assert_eq!(body, b"400 Bad Request\n");
+
+    // Other methods, names and paths.
+    let (headers, _) = curl(&["-X", "POST", &all_url]);
+    assert!(headers.starts_with("HTTP/1.1 405"), "{headers}");
+    let (headers, body) = curl(&[&format!(
+        "http://127.0.0.1:{port}/catalogs/other/api/v1/all"
+    )]);
+    assert!(headers.starts_with("HTTP/1.1 404"), "{headers}");
+    assert_eq!(body, b"404 Not Found\n");
+    assert_eq!(server.stop().code(), Some(0));
+}
+
+fn headers_value(headers: &str, name: &str) -> String {
+    headers
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("{name}: ")))
+        .unwrap_or_else(|| panic!("no {name}: {headers}"))
+        .trim()
+        .to_owned()
 }
