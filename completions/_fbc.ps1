@@ -131,11 +131,12 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;generate;dockerfile' {
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest]')
-            [CompletionResult]::new('--base-image', '--base-image', [CompletionResultType]::ParameterName, 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest]')
+            [CompletionResult]::new('--runtime', '--runtime', [CompletionResultType]::ParameterName, 'What serves the catalog: opm''s `/bin/opm serve`, or `/fbc serve` from fbc''s own image')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]')
+            [CompletionResult]::new('--base-image', '--base-image', [CompletionResultType]::ParameterName, 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]')
             [CompletionResult]::new('--binary-image', '--binary-image', [CompletionResultType]::ParameterName, 'Deprecated spelling of --base-image; also sets the builder image unless --builder-image is given')
-            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Image of the build stage, which runs `opm serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest]')
-            [CompletionResult]::new('--builder-image', '--builder-image', [CompletionResultType]::ParameterName, 'Image of the build stage, which runs `opm serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest]')
+            [CompletionResult]::new('-b', '-b', [CompletionResultType]::ParameterName, 'Image of the build stage, which runs `serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]')
+            [CompletionResult]::new('--builder-image', '--builder-image', [CompletionResultType]::ParameterName, 'Image of the build stage, which runs `serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Extra image labels as key=value, repeated or comma-separated (quote a value holding a comma: ''"key=a,b"'')')
             [CompletionResult]::new('--extra-labels', '--extra-labels', [CompletionResultType]::ParameterName, 'Extra image labels as key=value, repeated or comma-separated (quote a value holding a comma: ''"key=a,b"'')')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the Dockerfile instead of <DIR>.Dockerfile; `-` prints it on stdout')

@@ -982,12 +982,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__generate__subcmd__dockerfile)
-            opts="-i -b -l -o -h --base-image --binary-image --builder-image --extra-labels --output --color --help"
+            opts="-i -b -l -o -h --runtime --base-image --binary-image --builder-image --extra-labels --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --runtime)
+                    COMPREPLY=($(compgen -W "opm fbc" -- "${cur}"))
+                    return 0
+                    ;;
                 --base-image)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -121,11 +121,12 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'fbc;generate;dockerfile'= {
-            cand -i 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest]'
-            cand --base-image 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest]'
+            cand --runtime 'What serves the catalog: opm''s `/bin/opm serve`, or `/fbc serve` from fbc''s own image'
+            cand -i 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]'
+            cand --base-image 'Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]'
             cand --binary-image 'Deprecated spelling of --base-image; also sets the builder image unless --builder-image is given'
-            cand -b 'Image of the build stage, which runs `opm serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest]'
-            cand --builder-image 'Image of the build stage, which runs `opm serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest]'
+            cand -b 'Image of the build stage, which runs `serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]'
+            cand --builder-image 'Image of the build stage, which runs `serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]'
             cand -l 'Extra image labels as key=value, repeated or comma-separated (quote a value holding a comma: ''"key=a,b"'')'
             cand --extra-labels 'Extra image labels as key=value, repeated or comma-separated (quote a value holding a comma: ''"key=a,b"'')'
             cand -o 'Where to write the Dockerfile instead of <DIR>.Dockerfile; `-` prints it on stdout'

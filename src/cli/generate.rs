@@ -6,6 +6,19 @@ use std::path::PathBuf;
 /// clap's own default would hide whether a flag was given, which `--binary-image` needs.
 pub const DEFAULT_IMAGE: &str = "quay.io/operator-framework/opm:latest";
 
+/// The image of `--runtime fbc`: the project's Containerfile built as `fbc`
+/// (`podman build -t fbc .` or `docker build -f Containerfile -t fbc .`).
+pub const FBC_IMAGE: &str = "fbc:latest";
+
+/// What serves the catalog in the image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RuntimeArg {
+    /// `/bin/opm serve`, opm's Dockerfile text exactly
+    Opm,
+    /// `/fbc serve`, on the image of fbc's Containerfile (no opm in the image)
+    Fbc,
+}
+
 #[derive(Debug, clap::Args)]
 #[command(about = "Generate various artifacts for file-based catalogs")]
 pub struct GenerateArgs {
@@ -25,14 +38,20 @@ pub enum GenerateCommand {
 The Dockerfile is written beside the catalog directory, named <DIR>.Dockerfile, with \
 opm's exact text. An existing file is never overwritten: the command fails instead. \
 The builder stage pre-populates the `opm serve` cache, so the builder image needs \
-/bin/opm and cannot be `scratch`; the base image can."
+/bin/opm and cannot be `scratch`; the base image can.\n\n\
+With `--runtime fbc` the image runs `fbc serve` instead, from the image of fbc's \
+Containerfile (`fbc:latest` unless named): a catalog image without opm."
 )]
 pub struct DockerfileArgs {
     /// Catalog directory to build into the image
     #[arg(value_name = "DIR")]
     pub directory: PathBuf,
 
-    /// Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest]
+    /// What serves the catalog: opm's `/bin/opm serve`, or `/fbc serve` from fbc's own image
+    #[arg(long, value_name = "RUNTIME", value_enum, default_value = "opm")]
+    pub runtime: RuntimeArg,
+
+    /// Image the catalog runs in, `scratch` for a binary-less image [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]
     #[arg(short = 'i', long, value_name = "IMAGE")]
     pub base_image: Option<String>,
 
@@ -40,7 +59,7 @@ pub struct DockerfileArgs {
     #[arg(long, value_name = "IMAGE", hide = true, conflicts_with = "base_image")]
     pub binary_image: Option<String>,
 
-    /// Image of the build stage, which runs `opm serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest]
+    /// Image of the build stage, which runs `serve --cache-only` on the catalog [default: quay.io/operator-framework/opm:latest; fbc:latest with --runtime fbc]
     #[arg(short = 'b', long, value_name = "IMAGE")]
     pub builder_image: Option<String>,
 

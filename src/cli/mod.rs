@@ -16,7 +16,9 @@ pub use alpha::{
 };
 pub use completions::{CompletionsArgs, ManArgs};
 pub use diff::{DiffArgs, DiffFormat, DiffRule};
-pub use generate::{DEFAULT_IMAGE, DockerfileArgs, GenerateArgs, GenerateCommand};
+pub use generate::{
+    DEFAULT_IMAGE, DockerfileArgs, FBC_IMAGE, GenerateArgs, GenerateCommand, RuntimeArg,
+};
 pub use graph::{GraphArgs, GraphFilterArgs, GraphFormat, RenderGraphArgs};
 pub use render::{OutputFormat, RegistryArgs, RenderArgs};
 pub use serve::ServeArgs;

@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::ExitStatus;
-use crate::cli::{DEFAULT_IMAGE, DockerfileArgs};
+use crate::cli::{DEFAULT_IMAGE, DockerfileArgs, FBC_IMAGE, RuntimeArg};
 use crate::go::fmt::quote;
 use labels::{LabelError, parse_labels};
-use text::Dockerfile;
+use text::{Dockerfile, Runtime};
 
 /// Where the Dockerfile goes.
 enum Destination {
@@ -24,6 +24,7 @@ enum Destination {
 struct Settings {
     /// The catalog directory, cleaned as Go's `filepath.Clean` would.
     directory: PathBuf,
+    runtime: Runtime,
     base_image: String,
     builder_image: String,
     extra_labels: BTreeMap<String, String>,
@@ -36,7 +37,7 @@ enum GenerateError {
     #[diagnostic(
         code(fbc::generate::scratch_builder),
         help(
-            "the builder stage runs `opm serve` to fill the cache, so it needs an image with /bin/opm; only the base image (`--base-image scratch`) can be `scratch`"
+            "the builder stage runs `serve --cache-only` to fill the cache, so it needs an image with /bin/opm (or /fbc with --runtime fbc); only the base image (`--base-image scratch`) can be `scratch`"
         )
     )]
     ScratchBuilder { image: String },
@@ -44,7 +45,9 @@ enum GenerateError {
     #[error("{which} image is unset")]
     #[diagnostic(
         code(fbc::generate::empty_image),
-        help("name an image, or leave the flag out for {DEFAULT_IMAGE}")
+        help(
+            "name an image, or leave the flag out for the default ({DEFAULT_IMAGE}, or {FBC_IMAGE} with --runtime fbc)"
+        )
     )]
     EmptyImage { which: &'static str },
 
@@ -127,6 +130,7 @@ pub(crate) fn run(args: &DockerfileArgs) -> miette::Result<ExitStatus> {
     check_destination(&settings)?;
     let name = check_directory(&settings.directory)?;
     let text = Dockerfile {
+        runtime: settings.runtime,
         builder_image: &settings.builder_image,
         base_image: &settings.base_image,
         directory_name: name,
@@ -167,12 +171,16 @@ fn resolve(args: &DockerfileArgs) -> Result<Settings, GenerateError> {
         .binary_image
         .clone()
         .or_else(|| args.base_image.clone());
-    let base_image = base_image.unwrap_or_else(|| DEFAULT_IMAGE.to_owned());
+    let (runtime, default_image) = match args.runtime {
+        RuntimeArg::Opm => (Runtime::Opm, DEFAULT_IMAGE),
+        RuntimeArg::Fbc => (Runtime::Fbc, FBC_IMAGE),
+    };
+    let base_image = base_image.unwrap_or_else(|| default_image.to_owned());
     let builder_image = args
         .builder_image
         .clone()
         .or_else(|| args.binary_image.clone());
-    let builder_image = builder_image.unwrap_or_else(|| DEFAULT_IMAGE.to_owned());
+    let builder_image = builder_image.unwrap_or_else(|| default_image.to_owned());
     if builder_image == "scratch" {
         return Err(GenerateError::ScratchBuilder {
             image: builder_image,
@@ -197,6 +205,7 @@ fn resolve(args: &DockerfileArgs) -> Result<Settings, GenerateError> {
         },
     };
     Ok(Settings {
+        runtime,
         directory,
         base_image,
         builder_image,

@@ -149,6 +149,39 @@ fn output_dash_prints_the_dockerfile_and_writes_nothing() {
     assert_eq!(names_in(workspace.path()), ["catalog"]);
 }
 
+/// `--runtime fbc`: the image runs `/fbc serve` on fbc's own image, by default
+/// `fbc:latest`; other images are named as with opm's runtime.
+#[test]
+fn the_fbc_runtime_serves_with_fbc() {
+    let workspace = workspace();
+    let output = generate_in(
+        workspace.path(),
+        &["catalog", "--runtime", "fbc", "-o", "-"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_matches_file(
+        &stdout(&output),
+        &testdata("dockerfile/fbc-runtime.Dockerfile"),
+    );
+    let output = generate_in(
+        workspace.path(),
+        &[
+            "catalog",
+            "--runtime=fbc",
+            "-i",
+            "registry.example.com/fbc:v1",
+            "-o",
+            "-",
+        ],
+    );
+    let text = stdout(&output);
+    assert!(text.contains("FROM fbc:latest as builder\n"), "{text}");
+    assert!(
+        text.contains("FROM registry.example.com/fbc:v1\n"),
+        "{text}"
+    );
+}
+
 #[test]
 fn output_names_another_file() {
     let workspace = workspace();

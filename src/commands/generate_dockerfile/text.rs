@@ -6,8 +6,43 @@ use std::fmt::Write as _;
 /// The label opm sets so that tools find the catalog inside the image.
 const CONFIGS_LABEL: &str = "operators.operatorframework.io.index.configs.v1";
 
+/// What serves the catalog in the image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runtime {
+    /// opm's text exactly: `/bin/opm serve`.
+    Opm,
+    /// `/fbc serve`, on the image of fbc's Containerfile.
+    Fbc,
+}
+
+impl Runtime {
+    fn binary(self) -> &'static str {
+        match self {
+            Runtime::Opm => "/bin/opm",
+            Runtime::Fbc => "/fbc",
+        }
+    }
+
+    /// What the builder image must hold.
+    fn builder_needs(self) -> &'static str {
+        match self {
+            Runtime::Opm => "/bin/opm (with serve subcommand)",
+            Runtime::Fbc => "/fbc (fbc's image, from its Containerfile)",
+        }
+    }
+
+    /// What the base image must hold.
+    fn base_needs(self) -> &'static str {
+        match self {
+            Runtime::Opm => "/bin/opm (with serve subcommand) and /bin/grpc_health_probe",
+            Runtime::Fbc => "/fbc (fbc's image, from its Containerfile)",
+        }
+    }
+}
+
 /// What goes into the Dockerfile; every field is already validated.
 pub(crate) struct Dockerfile<'a> {
+    pub(crate) runtime: Runtime,
     pub(crate) builder_image: &'a str,
     pub(crate) base_image: &'a str,
     /// The catalog directory's own name: the build context is its parent.
@@ -19,35 +54,45 @@ pub(crate) struct Dockerfile<'a> {
 impl Dockerfile<'_> {
     pub(crate) fn render(&self) -> String {
         let mut text = String::with_capacity(1024);
+        let binary = self.runtime.binary();
         let _ = write!(
             text,
             "# The builder image is expected to contain\n\
-             # /bin/opm (with serve subcommand)\n\
+             # {}\n\
              FROM {} as builder\n\
              \n\
              # Copy FBC root into image at /configs and pre-populate serve cache\n\
              ADD {} /configs\n\
-             RUN [\"/bin/opm\", \"serve\", \"/configs\", \"--cache-dir=/tmp/cache\", \"--cache-only\"]\n\
+             RUN [\"{binary}\", \"serve\", \"/configs\", \"--cache-dir=/tmp/cache\", \"--cache-only\"]\n\
              \n\
              FROM {}\n",
-            self.builder_image, self.directory_name, self.base_image
+            self.runtime.builder_needs(),
+            self.builder_image,
+            self.directory_name,
+            self.base_image
         );
         // A binary-less image cannot run `opm serve`: OLM extracts the content instead.
-        text.push_str(if self.base_image == "scratch" {
-            "# OLMv0 CatalogSources that use binary-less images must set:\n\
-             # spec:\n\
-             #   grpcPodConfig:\n\
-             #     extractContent:\n\
-             #       catalogDir: /configs\n\
-             #       cacheDir: /tmp/cache\n"
+        if self.base_image == "scratch" {
+            text.push_str(
+                "# OLMv0 CatalogSources that use binary-less images must set:\n\
+                 # spec:\n\
+                 #   grpcPodConfig:\n\
+                 #     extractContent:\n\
+                 #       catalogDir: /configs\n\
+                 #       cacheDir: /tmp/cache\n",
+            );
         } else {
-            "# The base image is expected to contain\n\
-             # /bin/opm (with serve subcommand) and /bin/grpc_health_probe\n\
-             \n\
-             # Configure the entrypoint and command\n\
-             ENTRYPOINT [\"/bin/opm\"]\n\
-             CMD [\"serve\", \"/configs\", \"--cache-dir=/tmp/cache\"]\n"
-        });
+            let _ = write!(
+                text,
+                "# The base image is expected to contain\n\
+                 # {}\n\
+                 \n\
+                 # Configure the entrypoint and command\n\
+                 ENTRYPOINT [\"{binary}\"]\n\
+                 CMD [\"serve\", \"/configs\", \"--cache-dir=/tmp/cache\"]\n",
+                self.runtime.base_needs()
+            );
+        }
         let _ = write!(
             text,
             "\n\
@@ -74,11 +119,16 @@ mod tests {
     use super::*;
 
     fn render(base_image: &str, labels: &[(&str, &str)]) -> String {
+        render_for(Runtime::Opm, base_image, labels)
+    }
+
+    fn render_for(runtime: Runtime, base_image: &str, labels: &[(&str, &str)]) -> String {
         let extra_labels = labels
             .iter()
             .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
             .collect();
         Dockerfile {
+            runtime,
             builder_image: "foo",
             base_image,
             directory_name: "bar",
@@ -96,6 +146,20 @@ mod tests {
         assert!(text.contains("CMD [\"serve\", \"/configs\", \"--cache-dir=/tmp/cache\"]\n\nCOPY"));
         assert!(text.ends_with("LABEL operators.operatorframework.io.index.configs.v1=/configs\n"));
         assert!(!text.contains("OLMv0"));
+    }
+
+    #[test]
+    fn the_fbc_runtime_runs_fbc_serve() {
+        let text = render_for(Runtime::Fbc, "fbc:v1", &[]);
+        assert!(text.contains(
+            "RUN [\"/fbc\", \"serve\", \"/configs\", \"--cache-dir=/tmp/cache\", \"--cache-only\"]\n"
+        ));
+        assert!(text.contains("FROM fbc:v1\n# The base image is expected to contain\n# /fbc "));
+        assert!(text.contains(
+            "ENTRYPOINT [\"/fbc\"]\nCMD [\"serve\", \"/configs\", \"--cache-dir=/tmp/cache\"]\n"
+        ));
+        assert!(!text.contains("opm"));
+        assert!(text.ends_with("LABEL operators.operatorframework.io.index.configs.v1=/configs\n"));
     }
 
     #[test]
