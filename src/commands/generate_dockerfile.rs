@@ -205,8 +205,8 @@ fn resolve(args: &DockerfileArgs) -> Result<Settings, GenerateError> {
         },
     };
     Ok(Settings {
-        runtime,
         directory,
+        runtime,
         base_image,
         builder_image,
         extra_labels,
