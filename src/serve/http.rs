@@ -690,6 +690,8 @@ pub(crate) async fn serve(listener: tokio::net::TcpListener, view: Arc<View>) {
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
             continue;
         };
+        // Small answers are not held back for the client's delayed acknowledgement.
+        let _ = stream.set_nodelay(true);
         let view = Arc::clone(&view);
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request| {
