@@ -257,7 +257,7 @@ fn gather(root: &Path, loaded: Vec<Result<Catalog, LoadError>>) -> Result<Catalo
 }
 
 /// Loads one file.
-fn load_file(path: &Path) -> Result<Catalog, LoadError> {
+pub(crate) fn load_file(path: &Path) -> Result<Catalog, LoadError> {
     let shown = path.to_path_buf();
     let io_error = |error| LoadError::Io {
         path: path.to_path_buf(),

@@ -1,10 +1,14 @@
-//! `--cache-dir`: fbc's cache is a digest of every file of the catalog
-//! (`fbc-serve.digest`, one `sha256  path` line per file). Loading a catalog
-//! takes fbc a fraction of what opm's cache load takes, so the cache does not
-//! hold the index; what it gives is opm's integrity check: a server started with
-//! `--cache-enforce-integrity` refuses a catalog that changed since
-//! `--cache-only` ran, and names the files that did. A directory without fbc's
-//! digest (empty, opm's own cache, unreadable) never stops the server.
+//! `--cache-dir`: fbc's cache is a snapshot of the catalog and a digest of every
+//! file of it. The snapshot (`fbc-serve.catalog.jsonl`) holds every document of
+//! the catalog as one line of compact JSON, as OLM v1's view serves them: a
+//! server whose cache is current loads it with the JSON reader instead of
+//! reading the catalog's YAML. The digest (`fbc-serve.digest`, one `sha256
+//! path` line per catalog file, and the snapshot's own sum) gives opm's
+//! integrity check: a server started with `--cache-enforce-integrity` refuses a
+//! catalog that changed since `--cache-only` ran, and names the files that did.
+//! A directory without fbc's cache (empty, opm's own cache, unreadable, a
+//! snapshot whose sum differs) never stops the server: it serves from the
+//! catalog.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -13,6 +17,15 @@ use std::path::{Path, PathBuf};
 /// The digest file in the cache directory.
 const DIGEST_FILE: &str = "fbc-serve.digest";
 
+/// The snapshot of the catalog in the cache directory.
+const SNAPSHOT_FILE: &str = "fbc-serve.catalog.jsonl";
+
+/// The first line of the digest file: a cache of another format is not read.
+const HEADER: &str = "# fbc serve cache 2";
+
+/// The digest file's line naming the snapshot's sum.
+const SNAPSHOT_LINE: &str = "# snapshot ";
+
 pub(crate) struct Cache {
     dir: PathBuf,
     catalog: PathBuf,
@@ -20,7 +33,8 @@ pub(crate) struct Cache {
 
 /// What the cache says of the catalog.
 pub(crate) enum Check {
-    Current,
+    /// The catalog is as the cache recorded it: load it from this snapshot.
+    Current(PathBuf),
     /// No usable digest, and why.
     Absent(String),
     /// The files that changed since the digest was written.
@@ -41,36 +55,74 @@ impl Cache {
 
     pub(crate) fn check(&self) -> Check {
         let path = self.dir.join(DIGEST_FILE);
-        let recorded = match read_limited(&path) {
+        let (recorded, snapshot_sum) = match read_limited(&path) {
             Ok(text) => match parse(&text) {
-                Some(recorded) => recorded,
-                None => return Check::Absent(format!("{} is not fbc's", path.display())),
+                Some(parsed) => parsed,
+                None => {
+                    return Check::Absent(format!(
+                        "{} is not a cache of this version of fbc",
+                        path.display()
+                    ));
+                }
             },
             Err(error) => return Check::Absent(format!("{}: {error}", path.display())),
         };
-        match digest(&self.catalog) {
-            Ok(current) => match changes(&recorded, &current) {
-                None => Check::Current,
-                Some(changes) => Check::Stale(changes),
-            },
-            Err(error) => Check::Absent(format!("cannot read the catalog: {error}")),
+        let current = match digest(&self.catalog) {
+            Ok(current) => current,
+            Err(error) => return Check::Absent(format!("cannot read the catalog: {error}")),
+        };
+        if let Some(changes) = changes(&recorded, &current) {
+            return Check::Stale(changes);
+        }
+        let snapshot = self.dir.join(SNAPSHOT_FILE);
+        match sum_of(&snapshot) {
+            Ok(sum) if sum == snapshot_sum => Check::Current(snapshot),
+            Ok(_) => Check::Absent(format!(
+                "{} differs from the one written",
+                snapshot.display()
+            )),
+            Err(error) => Check::Absent(error),
         }
     }
 
-    /// Writes the digest of the catalog as it is now (atomically: a reader never
-    /// sees half a file).
+    /// Writes the snapshot and the digest of the catalog as it is now (each
+    /// atomically: a reader never sees half a file; the digest last, so that it
+    /// never names a snapshot that is not there).
     pub(crate) fn write(&self) -> Result<(), String> {
         let files = digest(&self.catalog).map_err(|error| error.to_string())?;
-        let mut text = String::from("# fbc serve cache 1\n");
+        let mut lines = Vec::new();
+        crate::catalog::walk_metas(&self.catalog, |file| {
+            for meta in file.metas {
+                lines.extend_from_slice(meta.blob.as_bytes());
+            }
+            Ok(())
+        })?;
+        let mut text = format!(
+            "{HEADER}\n{SNAPSHOT_LINE}{}\n",
+            crate::digest::sha256_hex(&lines)
+        );
         for (path, sum) in &files {
             let _ = writeln!(text, "{sum}  {path}");
         }
         std::fs::create_dir_all(&self.dir)
             .map_err(|error| format!("{}: {error}", self.dir.display()))?;
-        let path = self.dir.join(DIGEST_FILE);
-        crate::atomic::replace(&path, text.as_bytes())
-            .map_err(|error| format!("{}: {error}", path.display()))
+        for (name, contents) in [
+            (SNAPSHOT_FILE, lines.as_slice()),
+            (DIGEST_FILE, text.as_bytes()),
+        ] {
+            let path = self.dir.join(name);
+            crate::atomic::replace(&path, contents)
+                .map_err(|error| format!("{}: {error}", path.display()))?;
+        }
+        Ok(())
     }
+}
+
+/// The SHA-256 of a file in the cache, read within `FBC_MAX_FILE_SIZE`.
+fn sum_of(path: &Path) -> Result<String, String> {
+    crate::limits::read_file(path)
+        .map(|bytes| crate::digest::sha256_hex(&bytes))
+        .map_err(|error| format!("{}: {error}", path.display()))
 }
 
 /// The digest file, read as a regular file within `FBC_MAX_FILE_SIZE`.
@@ -79,43 +131,51 @@ fn read_limited(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())
 }
 
-fn parse(text: &str) -> Option<BTreeMap<String, String>> {
+/// The recorded sum of every catalog file, and the snapshot's.
+fn parse(text: &str) -> Option<(BTreeMap<String, String>, String)> {
     let mut lines = text.lines();
-    if lines.next()? != "# fbc serve cache 1" {
+    if lines.next()? != HEADER {
         return None;
     }
-    lines
+    let snapshot = lines.next()?.strip_prefix(SNAPSHOT_LINE)?.to_owned();
+    let files = lines
         .map(|line| {
             line.split_once("  ")
                 .map(|(sum, path)| (path.to_owned(), sum.to_owned()))
         })
-        .collect()
+        .collect::<Option<_>>()?;
+    Some((files, snapshot))
 }
 
 /// Every regular file under `root` by its path relative to it, with its SHA-256.
 fn digest(root: &Path) -> std::io::Result<BTreeMap<String, String>> {
-    let mut files = BTreeMap::new();
+    use rayon::prelude::*;
+    let mut paths = Vec::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {
         for entry in std::fs::read_dir(&dir)? {
-            let entry = entry?;
-            let path = entry.path();
+            let path = entry?.path();
             let kind = std::fs::metadata(&path)?;
             if kind.is_dir() {
                 pending.push(path);
             } else if kind.is_file() {
-                let relative = path.strip_prefix(root).unwrap_or(&path);
-                let bytes = crate::limits::read_file(&path).map_err(|error| {
-                    std::io::Error::other(format!("{}: {error}", path.display()))
-                })?;
-                files.insert(
-                    relative.to_string_lossy().into_owned(),
-                    crate::digest::sha256_hex(&bytes),
-                );
+                paths.push(path);
             }
         }
     }
-    Ok(files)
+    // Read and summed on every core: a server's start waits for this.
+    paths
+        .par_iter()
+        .map(|path| {
+            let bytes = crate::limits::read_file(path)
+                .map_err(|error| std::io::Error::other(format!("{}: {error}", path.display())))?;
+            let relative = path.strip_prefix(root).unwrap_or(path);
+            Ok((
+                relative.to_string_lossy().into_owned(),
+                crate::digest::sha256_hex(&bytes),
+            ))
+        })
+        .collect()
 }
 
 /// The files added, removed and changed, or `None` when there is no change.
@@ -166,11 +226,11 @@ mod tests {
     }
 
     #[test]
-    fn only_fbc_digests_are_read() {
+    fn only_fbc_digests_of_this_format_are_read() {
         assert!(parse("opm cache\n").is_none());
-        assert_eq!(
-            parse("# fbc serve cache 1\nabc  x/y.json\n").map(|m| m.len()),
-            Some(1)
-        );
+        assert!(parse("# fbc serve cache 1\nabc  x/y.json\n").is_none());
+        let (files, snapshot) =
+            parse("# fbc serve cache 2\n# snapshot 123\nabc  x/y.json\n").expect("read");
+        assert_eq!((files.len(), snapshot.as_str()), (1, "123"));
     }
 }

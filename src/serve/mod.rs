@@ -90,9 +90,10 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
         .cache_dir
         .as_deref()
         .map(|dir| cache::Cache::open(dir, directory));
+    let mut snapshot = None;
     if let Some(cache) = &cache {
         match cache.check() {
-            cache::Check::Current => {}
+            cache::Check::Current(path) => snapshot = Some(path),
             cache::Check::Absent(why) => {
                 if !options.cache_only {
                     log::warn(
@@ -115,9 +116,9 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
         Some(_) => Some(http_name(options)?),
         None => None,
     };
-    let catalog = catalog::load_directory(directory).map_err(Stop::Load)?;
+    let (catalog, from_snapshot) = load(directory, snapshot.as_deref())?;
     let index = build_index(&Arc::new(catalog))?;
-    if let Some(cache) = &cache {
+    if let Some(cache) = cache.as_ref().filter(|_| !from_snapshot) {
         match cache.write() {
             Ok(()) => {}
             Err(error) if options.cache_only => {
@@ -149,6 +150,26 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
         None => None,
     };
     serve(options, &Arc::new(index), view)
+}
+
+/// The catalog from the cache's snapshot when it is current (a failure to
+/// read it is a warning), else from its directory; whether it came from the
+/// snapshot.
+fn load(
+    directory: &std::path::Path,
+    snapshot: Option<&std::path::Path>,
+) -> Result<(Catalog, bool), Stop> {
+    if let Some(snapshot) = snapshot {
+        match catalog::load_file(snapshot) {
+            Ok(catalog) => return Ok((catalog, true)),
+            Err(error) => log::warn(
+                "cannot read the cache's snapshot: serving from the catalog",
+                &[("error", &error.to_string())],
+            ),
+        }
+    }
+    let catalog = catalog::load_directory(directory).map_err(Stop::Load)?;
+    Ok((catalog, false))
 }
 
 /// The catalog's name in the HTTP view: `--catalog-name`, else the directory's

@@ -130,7 +130,14 @@ fn served_catalog(name: &str) -> PathBuf {
 
 /// Every request of the serve corpus, answered as opm answers it.
 fn answers_as_opm(name: &str, schemas: &[&str]) {
-    let server = Server::start(&served_catalog(name), &[]);
+    answers_as_opm_with(name, schemas, &[]);
+}
+
+/// [`answers_as_opm`], the server started with `extra` arguments.
+fn answers_as_opm_with(name: &str, schemas: &[&str], extra: &[&str]) {
+    let server = Server::start(&served_catalog(name), extra);
+    // Served as asked: from the cache's snapshot when one is given.
+    assert!(!server.log().contains("level=warning"), "{}", server.log());
     let expected = corpus().join("serve/expected").join(name).join("regprobe");
     let address = server.address();
     let mut args = vec![address.as_str(), expected.to_str().expect("UTF-8 path")];
@@ -146,6 +153,30 @@ fn answers_as_opm(name: &str, schemas: &[&str]) {
     );
     let status = server.stop();
     assert_eq!(status.code(), Some(0), "SIGTERM ends the server with 0");
+}
+
+/// Served from the cache's snapshot (written by `--cache-only`, as a catalog
+/// image's build stage does): the same answers, custom schemas included.
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn answers_from_the_cache_are_opms() {
+    for (name, schemas) in [
+        ("fixture", &["io.example.custom"][..]),
+        ("trustee-v4.16", &[]),
+    ] {
+        let cache = tempfile::tempdir().expect("a temporary directory");
+        let cache_arg = format!("--cache-dir={}", cache.path().display());
+        let output = fbc()
+            .arg("serve")
+            .arg(served_catalog(name))
+            .args(["--cache-only", "-t", "/dev/null", &cache_arg])
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert!(cache.path().join("fbc-serve.catalog.jsonl").is_file());
+        answers_as_opm_with(name, schemas, &[&cache_arg]);
+    }
 }
 
 #[test]
@@ -386,6 +417,27 @@ fn the_cache_guards_integrity() {
     // Without the check, the cache is rebuilt.
     let output = serve(&["--cache-only", "--cache-enforce-integrity=false"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+
+    // A snapshot that is not the one written: a warning, then served from the
+    // catalog (and the cache is written again).
+    let snapshot = cache.join("fbc-serve.catalog.jsonl");
+    std::fs::write(
+        &snapshot,
+        "{\"schema\":\"olm.package\",\"name\":\"other\"}\n",
+    )
+    .expect("written");
+    let server = Server::start(&catalog, &[&cache_arg]);
+    assert!(
+        server.log().contains("differs from the one written"),
+        "{}",
+        server.log()
+    );
+    assert_eq!(server.stop().code(), Some(0));
+    assert!(
+        std::fs::read_to_string(&snapshot)
+            .expect("the snapshot")
+            .contains("hello")
+    );
 
     // A cache directory without fbc's digest: a warning, then served.
     std::fs::remove_file(cache.join("fbc-serve.digest")).expect("removed");
