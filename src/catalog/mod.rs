@@ -503,6 +503,23 @@ pub(crate) struct Meta {
     pub(crate) blob: String,
 }
 
+/// The schema, package and name of a document's top-level object, read as opm's
+/// `Meta` decoder reads them (keys case-insensitive).
+pub(crate) fn meta_fields(
+    object: serde_json::Map<String, Value>,
+) -> Result<(String, String, String), String> {
+    meta::fields(&Value::Object(object))
+}
+
+/// When a catalog file below `root` last changed, the newest of them.
+pub(crate) fn newest_change(root: &Path) -> Option<std::time::SystemTime> {
+    walk::catalog_files(root)
+        .ok()?
+        .iter()
+        .filter_map(|file| std::fs::metadata(root.join(file)).ok()?.modified().ok())
+        .max()
+}
+
 /// One catalog file's documents, in file order, and when the file last changed.
 pub(crate) struct FileMetas {
     pub(crate) modified: Option<std::time::SystemTime>,

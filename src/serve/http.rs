@@ -114,6 +114,59 @@ impl View {
         })
     }
 
+    /// The view of a catalog whose cache snapshot holds its lines already: the
+    /// snapshot is served as it is, and `directory`'s files give the time it
+    /// last changed.
+    pub(crate) fn from_snapshot(
+        snapshot: &std::path::Path,
+        directory: &std::path::Path,
+        name: String,
+    ) -> Result<View, String> {
+        use std::io::BufRead;
+        let failed = |error: &dyn std::fmt::Display| format!("{}: {error}", snapshot.display());
+        let file = std::fs::File::open(snapshot).map_err(|error| failed(&error))?;
+        let mut reader = std::io::BufReader::new(&file);
+        let mut sections = Vec::new();
+        let mut size = 0u64;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let read = reader
+                .read_line(&mut line)
+                .map_err(|error| failed(&error))?;
+            if read == 0 {
+                break;
+            }
+            // Only the top-level strings matter: nested values are skipped, not built.
+            let fields: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
+                serde_json::from_str(&line).map_err(|error| failed(&error))?;
+            let strings = fields
+                .into_iter()
+                .filter_map(|(key, raw)| {
+                    let text: String = serde_json::from_str(raw.get()).ok()?;
+                    Some((key, serde_json::Value::String(text)))
+                })
+                .collect();
+            let (schema, package, name) =
+                catalog::meta_fields(strings).map_err(|error| failed(&error))?;
+            sections.push(Section {
+                start: size,
+                length: read as u64,
+                schema: schema.into(),
+                package: package.into(),
+                name: name.into(),
+            });
+            size += read as u64;
+        }
+        Ok(View {
+            name,
+            lines: Store::File(file),
+            size,
+            sections,
+            modified: catalog::newest_change(directory).map(whole_seconds),
+        })
+    }
+
     pub(crate) fn name(&self) -> &str {
         &self.name
     }

@@ -143,12 +143,12 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
             ],
         );
     }
-    let view = match catalog_name {
-        Some(name) => Some(Arc::new(
-            http::View::build(directory, name).map_err(Stop::Fatal)?,
-        )),
-        None => None,
+    let view = match (catalog_name, snapshot.filter(|_| from_snapshot)) {
+        (Some(name), Some(snapshot)) => Some(http::View::from_snapshot(&snapshot, directory, name)),
+        (Some(name), None) => Some(http::View::build(directory, name)),
+        (None, _) => None,
     };
+    let view = view.transpose().map_err(Stop::Fatal)?.map(Arc::new);
     serve(options, &Arc::new(index), view)
 }
 

@@ -63,6 +63,19 @@ impl Server {
         Server { child, port, log }
     }
 
+    /// The HTTP view's port, from its log line.
+    fn http_port(&self) -> String {
+        let log = self.log();
+        log.lines()
+            .find(|line| line.contains("msg=\"serving the catalog over HTTP\""))
+            .and_then(|line| {
+                line.split_whitespace()
+                    .find_map(|field| field.strip_prefix("port="))
+            })
+            .unwrap_or_else(|| panic!("the log names the HTTP port: {log}"))
+            .to_owned()
+    }
+
     fn address(&self) -> String {
         format!("127.0.0.1:{}", self.port)
     }
@@ -524,15 +537,7 @@ fn the_http_view_answers_as_catalogd() {
         &catalog,
         &["--http-port", "0", "--catalog-name", "operatorhubio"],
     );
-    let log = server.log();
-    let port = log
-        .lines()
-        .find(|line| line.contains("msg=\"serving the catalog over HTTP\""))
-        .and_then(|line| {
-            line.split_whitespace()
-                .find_map(|field| field.strip_prefix("port="))
-        })
-        .unwrap_or_else(|| panic!("the log names the HTTP port: {log}"));
+    let port = server.http_port();
     let base = format!("http://127.0.0.1:{port}/catalogs/operatorhubio/api/v1");
     let all_url = format!("{base}/all");
 
@@ -614,6 +619,54 @@ fn the_http_view_answers_as_catalogd() {
     assert!(headers.starts_with("HTTP/1.1 404"), "{headers}");
     assert_eq!(body, b"404 Not Found\n");
     assert_eq!(server.stop().code(), Some(0));
+}
+
+/// The view of a server started from the cache's snapshot (its lines served as
+/// they are) equals the view of one that read the catalog.
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(
+    fbc_no_curl,
+    ignore = "needs curl and python3 with PyYAML (see .ci/run)"
+)]
+fn the_http_view_from_the_cache_is_the_same() {
+    let catalog = corpus().join("catalogs/submariner-4-16");
+    let cache = tempfile::tempdir().expect("a temporary directory");
+    let cache_arg = format!("--cache-dir={}", cache.path().display());
+    let output = fbc()
+        .arg("serve")
+        .arg(&catalog)
+        .args(["--cache-only", "-t", "/dev/null", &cache_arg])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let answers = |extra: &[&str]| {
+        let mut args = vec!["--http-port", "0"];
+        args.extend(extra);
+        let server = Server::start(&catalog, &args);
+        assert!(!server.log().contains("level=warning"), "{}", server.log());
+        let base = format!(
+            "http://127.0.0.1:{}/catalogs/submariner-4-16/api/v1",
+            server.http_port()
+        );
+        let answers = [
+            curl(&[&format!("{base}/all")]).1,
+            curl(&[&format!(
+                "{base}/metas?schema=olm.bundle&name=submariner.v0.22.0"
+            )])
+            .1,
+            curl(&["-r", "100-199", &format!("{base}/all")]).1,
+        ];
+        assert_eq!(server.stop().code(), Some(0));
+        answers
+    };
+    let read = answers(&[]);
+    assert!(
+        read[1].starts_with(b"{"),
+        "{}",
+        String::from_utf8_lossy(&read[1])
+    );
+    assert!(answers(&[&cache_arg]) == read, "the views differ");
 }
 
 fn headers_value(headers: &str, name: &str) -> String {
