@@ -191,7 +191,7 @@ pub(crate) fn load_directory(root: &Path) -> Result<Catalog, LoadErrors> {
 
 /// Loads the files a walk of `root` listed; one that has gone since is an error
 /// naming it, like any other file that cannot be read.
-fn load_listed(root: &Path, files: &[PathBuf]) -> Result<Catalog, LoadErrors> {
+pub(crate) fn load_listed(root: &Path, files: &[PathBuf]) -> Result<Catalog, LoadErrors> {
     // Files are decoded in parallel a chunk at a time and merged in order, so that
     // beside the merged catalog only one chunk's per-file parts exist (a catalog
     // of many small files would otherwise hold every blob twice).

@@ -1,14 +1,14 @@
 //! `--cache-dir`: fbc's cache is a snapshot of the catalog and a digest of every
-//! file of it. The snapshot (`fbc-serve.catalog.jsonl`) holds every document of
-//! the catalog as one line of compact JSON, as OLM v1's view serves them: a
-//! server whose cache is current loads it with the JSON reader instead of
-//! reading the catalog's YAML. The digest (`fbc-serve.digest`, one `sha256
-//! path` line per catalog file, and the snapshot's own sum) gives opm's
-//! integrity check: a server started with `--cache-enforce-integrity` refuses a
-//! catalog that changed since `--cache-only` ran, and names the files that did.
-//! A directory without fbc's cache (empty, opm's own cache, unreadable, a
-//! snapshot whose sum differs) never stops the server: it serves from the
-//! catalog.
+//! file of it. The snapshot (`fbc-serve.catalog.NNNN.jsonl`, files of about
+//! 4 MiB) holds every document of the catalog as one line of compact JSON, as
+//! OLM v1's view serves them: a server whose cache is current loads its files in
+//! parallel with the JSON reader instead of reading the catalog's YAML. The
+//! digest (`fbc-serve.digest`: the snapshot's files with their sizes, then one
+//! `sha256  path` line per catalog file) gives opm's integrity check: a server
+//! started with `--cache-enforce-integrity` refuses a catalog that changed since
+//! `--cache-only` ran, and names the files that did. A directory without fbc's
+//! cache (empty, opm's own cache, unreadable, a snapshot file of another size)
+//! never stops the server: it serves from the catalog.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -17,13 +17,16 @@ use std::path::{Path, PathBuf};
 /// The digest file in the cache directory.
 const DIGEST_FILE: &str = "fbc-serve.digest";
 
-/// The snapshot of the catalog in the cache directory.
-const SNAPSHOT_FILE: &str = "fbc-serve.catalog.jsonl";
+/// The snapshot's files in the cache directory: `fbc-serve.catalog.0000.jsonl`, ...
+const SNAPSHOT_PREFIX: &str = "fbc-serve.catalog.";
+
+/// Where the snapshot starts a new file: files this size load in parallel.
+const SNAPSHOT_PART: usize = 4 << 20;
 
 /// The first line of the digest file: a cache of another format is not read.
-const HEADER: &str = "# fbc serve cache 2";
+const HEADER: &str = "# fbc serve cache 3";
 
-/// The digest file's line naming the snapshot's sum.
+/// The digest file's lines naming a snapshot file and its size.
 const SNAPSHOT_LINE: &str = "# snapshot ";
 
 pub(crate) struct Cache {
@@ -33,8 +36,9 @@ pub(crate) struct Cache {
 
 /// What the cache says of the catalog.
 pub(crate) enum Check {
-    /// The catalog is as the cache recorded it: load it from this snapshot.
-    Current(PathBuf),
+    /// The catalog is as the cache recorded it: load it from these snapshot
+    /// files, in order.
+    Current(Vec<PathBuf>),
     /// No usable digest, and why.
     Absent(String),
     /// The files that changed since the digest was written.
@@ -55,7 +59,7 @@ impl Cache {
 
     pub(crate) fn check(&self) -> Check {
         let path = self.dir.join(DIGEST_FILE);
-        let (recorded, snapshot_sum) = match read_limited(&path) {
+        let (recorded, snapshot) = match read_limited(&path) {
             Ok(text) => match parse(&text) {
                 Some(parsed) => parsed,
                 None => {
@@ -74,55 +78,64 @@ impl Cache {
         if let Some(changes) = changes(&recorded, &current) {
             return Check::Stale(changes);
         }
-        let snapshot = self.dir.join(SNAPSHOT_FILE);
-        match sum_of(&snapshot) {
-            Ok(sum) if sum == snapshot_sum => Check::Current(snapshot),
-            Ok(_) => Check::Absent(format!(
-                "{} differs from the one written",
-                snapshot.display()
-            )),
-            Err(error) => Check::Absent(error),
+        let mut files = Vec::new();
+        for (name, size) in snapshot {
+            let path = self.dir.join(&name);
+            match std::fs::metadata(&path) {
+                Ok(metadata) if metadata.is_file() && metadata.len() == size => files.push(path),
+                Ok(_) => {
+                    return Check::Absent(format!("{} is not the file written", path.display()));
+                }
+                Err(error) => return Check::Absent(format!("{}: {error}", path.display())),
+            }
         }
+        Check::Current(files)
     }
 
-    /// Writes the snapshot and the digest of the catalog as it is now (each
+    /// Writes the snapshot and the digest of the catalog as it is now (each file
     /// atomically: a reader never sees half a file; the digest last, so that it
-    /// never names a snapshot that is not there).
+    /// never names snapshot files that are not there).
     pub(crate) fn write(&self) -> Result<(), String> {
         let files = digest(&self.catalog).map_err(|error| error.to_string())?;
-        let mut lines = Vec::new();
+        let mut parts: Vec<Vec<u8>> = vec![Vec::new()];
         crate::catalog::walk_metas(&self.catalog, |file| {
             for meta in file.metas {
-                lines.extend_from_slice(meta.blob.as_bytes());
+                let part = parts.last_mut().expect("one part at least");
+                part.extend_from_slice(meta.blob.as_bytes());
+                if part.len() >= SNAPSHOT_PART {
+                    parts.push(Vec::new());
+                }
             }
             Ok(())
         })?;
-        let mut text = format!(
-            "{HEADER}\n{SNAPSHOT_LINE}{}\n",
-            crate::digest::sha256_hex(&lines)
-        );
-        for (path, sum) in &files {
-            let _ = writeln!(text, "{sum}  {path}");
+        if parts.len() > 1 && parts.last().is_some_and(Vec::is_empty) {
+            parts.pop();
         }
         std::fs::create_dir_all(&self.dir)
             .map_err(|error| format!("{}: {error}", self.dir.display()))?;
-        for (name, contents) in [
-            (SNAPSHOT_FILE, lines.as_slice()),
-            (DIGEST_FILE, text.as_bytes()),
-        ] {
-            let path = self.dir.join(name);
-            crate::atomic::replace(&path, contents)
+        let mut text = format!("{HEADER}\n");
+        for (index, part) in parts.iter().enumerate() {
+            let name = format!("{SNAPSHOT_PREFIX}{index:04}.jsonl");
+            let path = self.dir.join(&name);
+            crate::atomic::replace(&path, part)
                 .map_err(|error| format!("{}: {error}", path.display()))?;
+            let _ = writeln!(text, "{SNAPSHOT_LINE}{} {name}", part.len());
+        }
+        for (path, sum) in &files {
+            let _ = writeln!(text, "{sum}  {path}");
+        }
+        let path = self.dir.join(DIGEST_FILE);
+        crate::atomic::replace(&path, text.as_bytes())
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+        // Files of an earlier, larger snapshot are not read again: removed.
+        for index in parts.len().. {
+            let stale = self.dir.join(format!("{SNAPSHOT_PREFIX}{index:04}.jsonl"));
+            if std::fs::remove_file(stale).is_err() {
+                break;
+            }
         }
         Ok(())
     }
-}
-
-/// The SHA-256 of a file in the cache, read within `FBC_MAX_FILE_SIZE`.
-fn sum_of(path: &Path) -> Result<String, String> {
-    crate::limits::read_file(path)
-        .map(|bytes| crate::digest::sha256_hex(&bytes))
-        .map_err(|error| format!("{}: {error}", path.display()))
 }
 
 /// The digest file, read as a regular file within `FBC_MAX_FILE_SIZE`.
@@ -131,13 +144,31 @@ fn read_limited(path: &Path) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())
 }
 
-/// The recorded sum of every catalog file, and the snapshot's.
-fn parse(text: &str) -> Option<(BTreeMap<String, String>, String)> {
-    let mut lines = text.lines();
+/// What the digest file records.
+type Recorded = (
+    // The sum of every catalog file, by its path.
+    BTreeMap<String, String>,
+    // The snapshot's files in order, with their sizes.
+    Vec<(String, u64)>,
+);
+
+fn parse(text: &str) -> Option<Recorded> {
+    let mut lines = text.lines().peekable();
     if lines.next()? != HEADER {
         return None;
     }
-    let snapshot = lines.next()?.strip_prefix(SNAPSHOT_LINE)?.to_owned();
+    let mut snapshot = Vec::new();
+    while let Some(entry) = lines
+        .peek()
+        .and_then(|line| line.strip_prefix(SNAPSHOT_LINE))
+    {
+        let (size, name) = entry.split_once(' ')?;
+        if !name.starts_with(SNAPSHOT_PREFIX) || name.contains('/') {
+            return None;
+        }
+        snapshot.push((name.to_owned(), size.parse().ok()?));
+        lines.next();
+    }
     let files = lines
         .map(|line| {
             line.split_once("  ")
@@ -229,8 +260,13 @@ mod tests {
     fn only_fbc_digests_of_this_format_are_read() {
         assert!(parse("opm cache\n").is_none());
         assert!(parse("# fbc serve cache 1\nabc  x/y.json\n").is_none());
-        let (files, snapshot) =
-            parse("# fbc serve cache 2\n# snapshot 123\nabc  x/y.json\n").expect("read");
-        assert_eq!((files.len(), snapshot.as_str()), (1, "123"));
+        let (files, snapshot) = parse(
+            "# fbc serve cache 3\n# snapshot 12 fbc-serve.catalog.0000.jsonl\nabc  x/y.json\n",
+        )
+        .expect("read");
+        assert_eq!(files.len(), 1);
+        assert_eq!(snapshot, [("fbc-serve.catalog.0000.jsonl".to_owned(), 12)]);
+        // Snapshot files are named by fbc, inside the cache directory.
+        assert!(parse("# fbc serve cache 3\n# snapshot 1 ../etc/passwd\n").is_none());
     }
 }

@@ -59,112 +59,136 @@ impl Store {
     }
 }
 
-impl View {
-    /// Reads the catalog below `directory` as catalogd stores it, served as `name`.
-    pub(crate) fn build(directory: &std::path::Path, name: String) -> Result<View, String> {
-        let (mut lines, spilled) = match tempfile::tempfile() {
+/// The view's lines as they are written: to an unlinked temporary file, or to
+/// memory where none can be made.
+struct Lines {
+    file: Option<std::io::BufWriter<std::fs::File>>,
+    spilled: Option<std::io::Error>,
+    memory: Vec<u8>,
+    sections: Vec<Section>,
+    size: u64,
+}
+
+impl Lines {
+    fn new() -> Lines {
+        let (file, spilled) = match tempfile::tempfile() {
             Ok(file) => (Some(std::io::BufWriter::new(file)), None),
             Err(error) => (None, Some(error)),
         };
-        let mut memory = Vec::new();
-        let mut sections = Vec::new();
-        let mut size = 0u64;
-        let mut modified: Option<SystemTime> = None;
-        catalog::walk_metas(directory, |file| {
-            modified = modified.max(file.modified);
-            for meta in file.metas {
-                match &mut lines {
-                    Some(lines) => lines
-                        .write_all(meta.blob.as_bytes())
-                        .map_err(|error| format!("write the HTTP view: {error}"))?,
-                    None => memory.extend_from_slice(meta.blob.as_bytes()),
-                }
-                let length = meta.blob.len() as u64;
-                sections.push(Section {
-                    start: size,
-                    length,
-                    schema: meta.schema.into(),
-                    package: meta.package.into(),
-                    name: meta.name.into(),
-                });
-                size += length;
-            }
-            Ok(())
-        })?;
-        let lines = if let Some(lines) = lines {
-            let file = lines
+        Lines {
+            file,
+            spilled,
+            memory: Vec::new(),
+            sections: Vec::new(),
+            size: 0,
+        }
+    }
+
+    /// Adds one document's line (with its newline) and what `/metas` selects it by.
+    fn push(
+        &mut self,
+        line: &str,
+        schema: String,
+        package: String,
+        name: String,
+    ) -> Result<(), String> {
+        match &mut self.file {
+            Some(file) => file
+                .write_all(line.as_bytes())
+                .map_err(|error| format!("write the HTTP view: {error}"))?,
+            None => self.memory.extend_from_slice(line.as_bytes()),
+        }
+        let length = line.len() as u64;
+        self.sections.push(Section {
+            start: self.size,
+            length,
+            schema: schema.into(),
+            package: package.into(),
+            name: name.into(),
+        });
+        self.size += length;
+        Ok(())
+    }
+
+    fn finish(self, name: String, modified: Option<SystemTime>) -> Result<View, String> {
+        let lines = if let Some(file) = self.file {
+            let file = file
                 .into_inner()
                 .map_err(|error| format!("write the HTTP view: {}", error.error()))?;
             Store::File(file)
         } else {
-            if let Some(error) = spilled {
+            if let Some(error) = self.spilled {
                 super::log::warn(
                     "no temporary file for the HTTP view: it is held in memory",
                     &[("error", &error.to_string())],
                 );
             }
-            Store::Memory(memory)
+            Store::Memory(self.memory)
         };
         Ok(View {
             name,
             lines,
-            size,
-            sections,
+            size: self.size,
+            sections: self.sections,
             modified: modified.map(whole_seconds),
         })
     }
+}
 
-    /// The view of a catalog whose cache snapshot holds its lines already: the
-    /// snapshot is served as it is, and `directory`'s files give the time it
-    /// last changed.
+impl View {
+    /// Reads the catalog below `directory` as catalogd stores it, served as `name`.
+    pub(crate) fn build(directory: &std::path::Path, name: String) -> Result<View, String> {
+        let mut lines = Lines::new();
+        let mut modified: Option<SystemTime> = None;
+        catalog::walk_metas(directory, |file| {
+            modified = modified.max(file.modified);
+            for meta in file.metas {
+                lines.push(&meta.blob, meta.schema, meta.package, meta.name)?;
+            }
+            Ok(())
+        })?;
+        lines.finish(name, modified)
+    }
+
+    /// The view of a catalog whose cache snapshot holds its lines already
+    /// (`files`, in order); `directory`'s files give the time it last changed.
     pub(crate) fn from_snapshot(
-        snapshot: &std::path::Path,
+        files: &[std::path::PathBuf],
         directory: &std::path::Path,
         name: String,
     ) -> Result<View, String> {
         use std::io::BufRead;
-        let failed = |error: &dyn std::fmt::Display| format!("{}: {error}", snapshot.display());
-        let file = std::fs::File::open(snapshot).map_err(|error| failed(&error))?;
-        let mut reader = std::io::BufReader::new(&file);
-        let mut sections = Vec::new();
-        let mut size = 0u64;
+        let mut lines = Lines::new();
         let mut line = String::new();
-        loop {
-            line.clear();
-            let read = reader
-                .read_line(&mut line)
-                .map_err(|error| failed(&error))?;
-            if read == 0 {
-                break;
+        for path in files {
+            let failed = |error: &dyn std::fmt::Display| format!("{}: {error}", path.display());
+            let file = std::fs::File::open(path).map_err(|error| failed(&error))?;
+            let mut reader = std::io::BufReader::new(file);
+            loop {
+                line.clear();
+                if reader
+                    .read_line(&mut line)
+                    .map_err(|error| failed(&error))?
+                    == 0
+                {
+                    break;
+                }
+                // Only the top-level strings matter: nested values are skipped, not built.
+                let fields: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
+                    serde_json::from_str(&line).map_err(|error| failed(&error))?;
+                let strings = fields
+                    .into_iter()
+                    .filter_map(|(key, raw)| {
+                        let text: String = serde_json::from_str(raw.get()).ok()?;
+                        Some((key, serde_json::Value::String(text)))
+                    })
+                    .collect();
+                let (schema, package, name) =
+                    catalog::meta_fields(strings).map_err(|error| failed(&error))?;
+                lines.push(&line, schema, package, name)?;
             }
-            // Only the top-level strings matter: nested values are skipped, not built.
-            let fields: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
-                serde_json::from_str(&line).map_err(|error| failed(&error))?;
-            let strings = fields
-                .into_iter()
-                .filter_map(|(key, raw)| {
-                    let text: String = serde_json::from_str(raw.get()).ok()?;
-                    Some((key, serde_json::Value::String(text)))
-                })
-                .collect();
-            let (schema, package, name) =
-                catalog::meta_fields(strings).map_err(|error| failed(&error))?;
-            sections.push(Section {
-                start: size,
-                length: read as u64,
-                schema: schema.into(),
-                package: package.into(),
-                name: name.into(),
-            });
-            size += read as u64;
         }
-        Ok(View {
-            name,
-            lines: Store::File(file),
-            size,
-            sections,
-            modified: catalog::newest_change(directory).map(whole_seconds),
-        })
+        lines.finish(name, catalog::newest_change(directory))
     }
 
     pub(crate) fn name(&self) -> &str {

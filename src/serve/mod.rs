@@ -12,7 +12,7 @@ pub(crate) mod index;
 mod log;
 
 use std::net::{Ipv6Addr, SocketAddr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::ExitStatus;
@@ -152,15 +152,20 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
     serve(options, &Arc::new(index), view)
 }
 
-/// The catalog from the cache's snapshot when it is current (a failure to
-/// read it is a warning), else from its directory; whether it came from the
-/// snapshot.
-fn load(
-    directory: &std::path::Path,
-    snapshot: Option<&std::path::Path>,
-) -> Result<(Catalog, bool), Stop> {
-    if let Some(snapshot) = snapshot {
-        match catalog::load_file(snapshot) {
+/// The catalog from the cache's snapshot files when it is current (a failure
+/// to read them is a warning), else from its directory; whether it came from
+/// the snapshot.
+fn load(directory: &Path, snapshot: Option<&[PathBuf]>) -> Result<(Catalog, bool), Stop> {
+    if let Some(files) = snapshot {
+        let root = files
+            .first()
+            .and_then(|file| file.parent())
+            .unwrap_or(Path::new(""));
+        let names: Vec<PathBuf> = files
+            .iter()
+            .filter_map(|file| file.file_name().map(PathBuf::from))
+            .collect();
+        match catalog::load_listed(root, &names) {
             Ok(catalog) => return Ok((catalog, true)),
             Err(error) => log::warn(
                 "cannot read the cache's snapshot: serving from the catalog",
