@@ -168,6 +168,21 @@ fn answers_as_opm_with(name: &str, schemas: &[&str], extra: &[&str]) {
     assert_eq!(status.code(), Some(0), "SIGTERM ends the server with 0");
 }
 
+/// A cache of `catalog` written by `--cache-only` (as a catalog image's build
+/// stage writes it), and the `--cache-dir` argument naming it.
+fn written_cache(catalog: &Path) -> (tempfile::TempDir, String) {
+    let cache = tempfile::tempdir().expect("a temporary directory");
+    let cache_arg = format!("--cache-dir={}", cache.path().display());
+    let output = fbc()
+        .arg("serve")
+        .arg(catalog)
+        .args(["--cache-only", "-t", "/dev/null", &cache_arg])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    (cache, cache_arg)
+}
+
 /// Served from the cache's snapshot (written by `--cache-only`, as a catalog
 /// image's build stage does): the same answers, custom schemas included.
 #[test]
@@ -178,15 +193,7 @@ fn answers_from_the_cache_are_opms() {
         ("fixture", &["io.example.custom"][..]),
         ("trustee-v4.16", &[]),
     ] {
-        let cache = tempfile::tempdir().expect("a temporary directory");
-        let cache_arg = format!("--cache-dir={}", cache.path().display());
-        let output = fbc()
-            .arg("serve")
-            .arg(served_catalog(name))
-            .args(["--cache-only", "-t", "/dev/null", &cache_arg])
-            .output()
-            .expect("runs");
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let (cache, cache_arg) = written_cache(&served_catalog(name));
         assert!(cache.path().join("fbc-serve.catalog.0000.jsonl").is_file());
         answers_as_opm_with(name, schemas, &[&cache_arg]);
     }
@@ -632,15 +639,7 @@ fn the_http_view_answers_as_catalogd() {
 )]
 fn the_http_view_from_the_cache_is_the_same() {
     let catalog = corpus().join("catalogs/community-v4.18");
-    let cache = tempfile::tempdir().expect("a temporary directory");
-    let cache_arg = format!("--cache-dir={}", cache.path().display());
-    let output = fbc()
-        .arg("serve")
-        .arg(&catalog)
-        .args(["--cache-only", "-t", "/dev/null", &cache_arg])
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (cache, cache_arg) = written_cache(&catalog);
     // community-v4.18's 11 MB of lines take several snapshot files.
     assert!(cache.path().join("fbc-serve.catalog.0001.jsonl").is_file());
     let answers = |extra: &[&str]| {
