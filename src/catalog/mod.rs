@@ -527,17 +527,19 @@ pub(crate) struct FileMetas {
 }
 
 /// Every catalog file below `root` in the walk's order, to `each`: files are
-/// decoded in parallel a chunk at a time, so that only one chunk's documents
-/// exist at once beside what `each` keeps. The first failure in words naming the
+/// decoded in parallel, one per thread at a time, so that only those files'
+/// documents exist at once beside what `each` keeps. The first failure in words naming the
 /// file (a catalog checked before is read again: only a file changed in between
 /// fails).
 pub(crate) fn walk_metas(
     root: &Path,
     mut each: impl FnMut(FileMetas) -> Result<(), String>,
 ) -> Result<(), String> {
-    const CHUNK: usize = 64;
+    // A file per thread at a time: the documents of a catalog of a few large
+    // files never all exist at once beside the catalog a server holds.
+    let chunk = rayon::current_num_threads().max(1);
     let files = walk::catalog_files(root).map_err(|error| error.to_string())?;
-    for chunk in files.chunks(CHUNK) {
+    for chunk in files.chunks(chunk) {
         let decoded: Vec<Result<FileMetas, String>> = chunk
             .par_iter()
             .map(|file| file_metas(&root.join(file)))

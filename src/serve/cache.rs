@@ -97,30 +97,29 @@ impl Cache {
     /// never names snapshot files that are not there).
     pub(crate) fn write(&self) -> Result<(), String> {
         let files = digest(&self.catalog).map_err(|error| error.to_string())?;
-        let mut parts: Vec<Vec<u8>> = vec![Vec::new()];
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|error| format!("{}: {error}", self.dir.display()))?;
+        let mut snapshot = Snapshot {
+            dir: &self.dir,
+            digest: format!("{HEADER}\n"),
+            written: 0,
+        };
+        let mut part = Vec::new();
         crate::catalog::walk_metas(&self.catalog, |file| {
             for meta in file.metas {
-                let part = parts.last_mut().expect("one part at least");
                 part.extend_from_slice(meta.blob.as_bytes());
+                // Each file is written when it is full: the snapshot is never held whole.
                 if part.len() >= SNAPSHOT_PART {
-                    parts.push(Vec::new());
+                    snapshot.write(&part)?;
+                    part.clear();
                 }
             }
             Ok(())
         })?;
-        if parts.len() > 1 && parts.last().is_some_and(Vec::is_empty) {
-            parts.pop();
+        if !part.is_empty() || snapshot.written == 0 {
+            snapshot.write(&part)?;
         }
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|error| format!("{}: {error}", self.dir.display()))?;
-        let mut text = format!("{HEADER}\n");
-        for (index, part) in parts.iter().enumerate() {
-            let name = format!("{SNAPSHOT_PREFIX}{index:04}.jsonl");
-            let path = self.dir.join(&name);
-            crate::atomic::replace(&path, part)
-                .map_err(|error| format!("{}: {error}", path.display()))?;
-            let _ = writeln!(text, "{SNAPSHOT_LINE}{} {name}", part.len());
-        }
+        let (mut text, written) = (snapshot.digest, snapshot.written);
         for (path, sum) in &files {
             let _ = writeln!(text, "{sum}  {path}");
         }
@@ -128,12 +127,31 @@ impl Cache {
         crate::atomic::replace(&path, text.as_bytes())
             .map_err(|error| format!("{}: {error}", path.display()))?;
         // Files of an earlier, larger snapshot are not read again: removed.
-        for index in parts.len().. {
+        for index in written.. {
             let stale = self.dir.join(format!("{SNAPSHOT_PREFIX}{index:04}.jsonl"));
             if std::fs::remove_file(stale).is_err() {
                 break;
             }
         }
+        Ok(())
+    }
+}
+
+/// The snapshot's files as they are written, and the digest's lines naming them.
+struct Snapshot<'a> {
+    dir: &'a Path,
+    digest: String,
+    written: usize,
+}
+
+impl Snapshot<'_> {
+    fn write(&mut self, part: &[u8]) -> Result<(), String> {
+        let name = format!("{SNAPSHOT_PREFIX}{:04}.jsonl", self.written);
+        let path = self.dir.join(&name);
+        crate::atomic::replace(&path, part)
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+        let _ = writeln!(self.digest, "{SNAPSHOT_LINE}{} {name}", part.len());
+        self.written += 1;
         Ok(())
     }
 }
