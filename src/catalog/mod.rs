@@ -528,9 +528,9 @@ pub(crate) struct FileMetas {
 
 /// Every catalog file below `root` in the walk's order, to `each`: files are
 /// decoded in parallel, one per thread at a time, so that only those files'
-/// documents exist at once beside what `each` keeps. The first failure in words naming the
-/// file (a catalog checked before is read again: only a file changed in between
-/// fails).
+/// documents exist at once beside what `each` keeps. The first failure is told
+/// in words naming the file (a catalog checked before is read again: only a
+/// file changed in between fails).
 pub(crate) fn walk_metas(
     root: &Path,
     mut each: impl FnMut(FileMetas) -> Result<(), String>,

@@ -259,7 +259,7 @@ impl View {
         Reply {
             status,
             headers,
-            body: Body::Pieces(pieces),
+            pieces,
             head: request.method == Method::Head,
             gzip: status == 200 && request.accepts_gzip(),
         }
@@ -328,7 +328,7 @@ impl View {
         Reply {
             status: 200,
             headers,
-            body: Body::Pieces(pieces),
+            pieces,
             head: request.method == Method::Head,
             gzip: request.accepts_gzip(),
         }
@@ -684,15 +684,12 @@ fn whole_seconds(time: SystemTime) -> SystemTime {
 struct Reply {
     status: u16,
     headers: Vec<(&'static str, String)>,
-    body: Body,
+    /// The body, in order.
+    pieces: Vec<Piece>,
     /// A HEAD request: the headers only.
     head: bool,
     /// Compress the body if it reaches [`GZIP_FROM`] bytes.
     gzip: bool,
-}
-
-enum Body {
-    Pieces(Vec<Piece>),
 }
 
 /// Part of a body: text, or a stretch of the catalog's lines.
@@ -719,7 +716,7 @@ impl Reply {
                 ("content-type", "text/plain; charset=utf-8".to_owned()),
                 ("x-content-type-options", "nosniff".to_owned()),
             ],
-            body: Body::Pieces(vec![Piece::Text(format!("{message}\n"))]),
+            pieces: vec![Piece::Text(format!("{message}\n"))],
             head: false,
             gzip: false,
         }
@@ -733,7 +730,7 @@ impl Reply {
         Reply {
             status,
             headers,
-            body: Body::Pieces(Vec::new()),
+            pieces: Vec::new(),
             head: true,
             gzip: false,
         }
@@ -745,7 +742,7 @@ impl Reply {
     }
 
     fn body_len(&self) -> u64 {
-        let Body::Pieces(pieces) = &self.body;
+        let pieces = &self.pieces;
         pieces.iter().map(Piece::len).sum()
     }
 }
@@ -830,7 +827,7 @@ fn respond<B>(view: &Arc<View>, request: &hyper::Request<B>) -> hyper::Response<
     }
     let (sender, body) = Streamed::new(2);
     if !reply.head {
-        let Body::Pieces(pieces) = reply.body;
+        let pieces = reply.pieces;
         tokio::spawn(send(Arc::clone(view), pieces, gzip, sender));
     }
     response.body(body).unwrap_or_else(|_| {
@@ -977,7 +974,7 @@ mod tests {
 
     /// The body, with the view's lines filled in.
     fn body(view: &View, reply: &Reply) -> String {
-        let Body::Pieces(pieces) = &reply.body;
+        let pieces = &reply.pieces;
         let mut text = Vec::new();
         for piece in pieces {
             match piece {
