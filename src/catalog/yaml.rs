@@ -2,9 +2,11 @@
 //! `YAMLToJSON` over yaml.v2 (YAML 1.1 scalars, merge keys, stringified keys), then
 //! Go's JSON decoding (every number a `float64`).
 //!
-//! Parsing is saphyr's; its error texts are translated to yaml.v2's.
+//! The block style catalogs are written in is read directly (`block`); anything else
+//! is parsed by saphyr, whose error texts are translated to yaml.v2's.
 
 mod binary;
+mod block;
 mod builder;
 mod compat;
 mod keys;
@@ -100,7 +102,7 @@ type Converted = (Option<Value>, Vec<builder::Implicit>);
 
 fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
     if let Some(offset) = first_control_character(text) {
-        let (line, column) = messages::char_position(text, text[..offset].chars().count());
+        let (line, column) = messages::line_and_column(text, offset);
         return Err(YamlError::invalid(
             "yaml: control characters are not allowed".to_owned(),
             line,
@@ -110,6 +112,14 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
     if let Some(error) = compat::leading_document_end(text) {
         return Err(error);
     }
+    match block::read(text, integers) {
+        Some(converted) => Ok(converted),
+        None => read_fully(text, integers),
+    }
+}
+
+/// Reads a document with saphyr: all of YAML, and every error text.
+fn read_fully(text: &str, integers: bool) -> Result<Converted, YamlError> {
     // The long runs are base64: the checks below need only read the rest.
     let shortened = long_scalars::shorten(text);
     let mut text = match compat::unicode_breaks_as_newlines(&shortened.text) {

@@ -11,7 +11,7 @@ use serde_json::{Map, Number, Value};
 
 use super::keys::{self, Key};
 use super::long_scalars;
-use super::messages::{Context, alias_name, byte_offset, char_position};
+use super::messages::{Context, alias_name, byte_offset, line_and_column};
 use super::resolve::{self, CORE_PREFIX, Scalar, exact};
 
 /// Deepest nesting accepted. saphyr stops flow collections at 255 levels; block
@@ -146,12 +146,31 @@ fn node_bytes(node: &Node<'_>, limit: u64) -> u64 {
     total
 }
 
+/// What the place of an event counts.
+#[derive(Clone, Copy)]
+pub(super) enum Marks {
+    /// Characters, as saphyr counts.
+    Characters,
+    /// Bytes, as the direct reader counts.
+    Bytes,
+}
+
+impl Marks {
+    fn offset(self, text: &str, at: usize) -> usize {
+        match self {
+            Marks::Characters => byte_offset(text, at),
+            Marks::Bytes => at,
+        }
+    }
+}
+
 pub(super) struct Builder<'a> {
     text: &'a str,
     /// The long values `text` holds as placeholders (see `long_scalars`).
     runs: &'a [&'a str],
     stack: Vec<Frame>,
-    /// Where each open collection starts (character index), for error texts.
+    pub(super) marks: Marks,
+    /// Where each open collection starts (as events are marked), for error texts.
     starts: Vec<usize>,
     anchors: HashMap<usize, Anchored<'a>>,
     open_anchors: HashSet<usize>,
@@ -182,6 +201,7 @@ impl<'a> Builder<'a> {
             text,
             runs,
             stack: Vec::new(),
+            marks: Marks::Characters,
             starts: Vec::new(),
             anchors: HashMap::new(),
             open_anchors: HashSet::new(),
@@ -202,6 +222,16 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// The byte offset of the place an event was marked with.
+    fn offset(&self, at: usize) -> usize {
+        self.marks.offset(self.text, at)
+    }
+
+    /// The 1-based line and column of the place an event was marked with.
+    fn position(&self, at: usize) -> (usize, usize) {
+        line_and_column(self.text, self.offset(at))
+    }
+
     /// Whether the first node is complete: anything after it is trailing content.
     pub(super) fn root_done(&self) -> bool {
         self.root.is_some()
@@ -212,7 +242,7 @@ impl<'a> Builder<'a> {
         let Some(&start) = self.starts.last() else {
             return Context::Root;
         };
-        match self.text[byte_offset(self.text, start)..].chars().next() {
+        match self.text[self.offset(start)..].chars().next() {
             Some(bracket @ ('[' | '{')) => Context::Flow(bracket),
             _ if matches!(self.stack.last(), Some(Frame::Mapping { .. })) => Context::BlockMapping,
             _ => Context::BlockSequence,
@@ -401,7 +431,7 @@ impl<'a> Builder<'a> {
 
     fn alias(&mut self, id: usize, at: usize) {
         if self.open_anchors.contains(&id) {
-            let name = alias_name(self.text, at);
+            let name = alias_name(self.text, self.offset(at));
             self.fail(format!("anchor '{name}' value contains itself"), at);
             self.attach(Node::Scalar(Scalar::Null), 1, at);
             return;
@@ -458,7 +488,7 @@ impl<'a> Builder<'a> {
             Scalar::Int(_) | Scalar::Uint(_) | Scalar::Float(_) => "number",
             Scalar::Null | Scalar::Str(_) => return,
         };
-        let (line, column) = char_position(self.text, at);
+        let (line, column) = self.position(at);
         self.implicit.push(Implicit {
             key,
             text,
@@ -510,7 +540,7 @@ impl<'a> Builder<'a> {
 
     fn fail(&mut self, detail: String, at: usize) {
         if self.decode_error.is_none() {
-            let (line, column) = char_position(self.text, at);
+            let (line, column) = self.position(at);
             self.decode_error = Some(Failure {
                 detail,
                 line,
@@ -559,7 +589,11 @@ impl<'a> Builder<'a> {
             } => {
                 *cost = cost.saturating_add(node_cost);
                 match std::mem::replace(slot, Slot::Empty) {
-                    Slot::Empty => *slot = self::key(node, &mut self.decode_error, self.text, at),
+                    Slot::Empty => {
+                        let (text, marks) = (self.text, self.marks);
+                        let position = move || line_and_column(text, marks.offset(text, at));
+                        *slot = self::key(node, &mut self.decode_error, position);
+                    }
                     Slot::Key(key) => {
                         map.insert(key, to_value(node, self.integers, &mut self.non_finite));
                     }
@@ -574,7 +608,7 @@ impl<'a> Builder<'a> {
                                 "unsupported map key of type: {type_name}, key: {text}, value: {}",
                                 keys::go_syntax(&value, true)
                             );
-                            let (line, column) = char_position(self.text, at);
+                            let (line, column) = self.position(at);
                             self.convert_error = Some(Failure {
                                 detail,
                                 line,
@@ -604,7 +638,11 @@ impl<'a> Builder<'a> {
 const MERGE_NEEDS_MAP: &str = "map merge requires map or sequence of maps as the value";
 
 /// The slot a key node leaves: its text, or why it cannot be a JSON key.
-fn key(node: Node<'_>, error: &mut Option<Failure>, text: &str, at: usize) -> Slot {
+fn key(
+    node: Node<'_>,
+    error: &mut Option<Failure>,
+    position: impl FnOnce() -> (usize, usize),
+) -> Slot {
     match node {
         Node::Scalar(scalar) => match keys::scalar_key(scalar) {
             Key::Text(key) => Slot::Key(key),
@@ -612,7 +650,7 @@ fn key(node: Node<'_>, error: &mut Option<Failure>, text: &str, at: usize) -> Sl
         },
         Node::Sequence(value) | Node::Mapping(value) => {
             if error.is_none() {
-                let (line, column) = char_position(text, at);
+                let (line, column) = position();
                 let detail = format!("invalid map key: {}", keys::go_syntax(&value, true));
                 *error = Some(Failure {
                     detail,

@@ -56,7 +56,7 @@ pub(super) fn translate(error: &ScanError, text: &str, context: Context) -> Tran
             };
         }
         "while parsing node, found unknown anchor" => {
-            let name = anchor_name(text, marker.index());
+            let name = anchor_name(text, byte_offset(text, marker.index()));
             let text = format!("unknown anchor '{name}' referenced");
             return Translated::Error {
                 text,
@@ -228,9 +228,9 @@ fn leading_tab(text: &str, from: usize) -> Option<Position> {
     None
 }
 
-/// The name of the alias at a character index (`*name`).
-fn anchor_name(text: &str, char_index: usize) -> &str {
-    let rest = &text[byte_offset(text, char_index)..];
+/// The name of the alias at a byte offset (`*name`).
+fn anchor_name(text: &str, offset: usize) -> &str {
+    let rest = &text[offset..];
     let rest = rest.strip_prefix('*').unwrap_or(rest);
     let end = rest
         .find(|c: char| c.is_whitespace() || ",[]{}".contains(c))
@@ -238,15 +238,16 @@ fn anchor_name(text: &str, char_index: usize) -> &str {
     &rest[..end]
 }
 
-/// The position of a character index, for errors the builder raises itself.
-pub(super) fn char_position(text: &str, char_index: usize) -> (usize, usize) {
-    let at = position(text, byte_offset(text, char_index));
+/// The 1-based line and column (in characters) of a byte offset, for errors the
+/// builder raises itself.
+pub(super) fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let at = position(text, offset);
     (at.line, at.column)
 }
 
-/// The name of the alias at a character index, for `anchor '...' value contains itself`.
-pub(super) fn alias_name(text: &str, char_index: usize) -> String {
-    anchor_name(text, char_index).to_owned()
+/// The name of the alias at a byte offset, for `anchor '...' value contains itself`.
+pub(super) fn alias_name(text: &str, offset: usize) -> String {
+    anchor_name(text, offset).to_owned()
 }
 
 #[cfg(test)]
