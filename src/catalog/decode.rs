@@ -3,6 +3,7 @@
 //! with a fallback to YAML while at most one object was read, and YAML documents split
 //! on `---` lines. Problems come back with a byte position so they can be located.
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use serde_json::Value;
@@ -171,11 +172,12 @@ fn json_error(error: &JsonError, with_offset: bool) -> DecodeError {
 }
 
 /// A YAML document as opm's line reader assembles it.
-struct YamlChunk {
+struct YamlChunk<'a> {
     /// Byte offset of the chunk's first line.
     start: usize,
-    /// The chunk's text; CRLF line ends become LF, as opm's line reader does.
-    text: String,
+    /// The chunk's text; CRLF line ends become LF and the last line ends in LF, as
+    /// opm's line reader makes them. Borrowed from the file when that changes nothing.
+    text: Cow<'a, str>,
 }
 
 /// Splits `text[from..]` into documents with opm's rules, one at a time: a line
@@ -188,12 +190,14 @@ struct Chunks<'a> {
     error: Option<DecodeError>,
 }
 
-impl Iterator for Chunks<'_> {
-    type Item = Result<YamlChunk, DecodeError>;
+impl<'a> Iterator for Chunks<'a> {
+    type Item = Result<YamlChunk<'a>, DecodeError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let text = self.text;
-        let mut current: Option<YamlChunk> = None;
+        let start = self.line_start;
+        // Whether a line of the chunk ends in CR LF or without a line break.
+        let mut rewritten = false;
         while self.line_start < text.len() {
             let line_start = self.line_start;
             let line_end = memchr::memchr(b'\n', &text.as_bytes()[line_start..])
@@ -201,6 +205,7 @@ impl Iterator for Chunks<'_> {
             let mut line = &text[line_start..line_end];
             if let Some(stripped) = line.strip_suffix('\r') {
                 line = stripped;
+                rewritten = true;
             }
             if let Some(after) = line.strip_prefix("---") {
                 let rest = after.trim();
@@ -210,36 +215,56 @@ impl Iterator for Chunks<'_> {
                         format!("invalid Yaml document separator: {rest}"),
                         line_start,
                     );
-                    return match current {
-                        Some(chunk) => {
-                            self.error = Some(error);
-                            Some(Ok(chunk))
-                        }
-                        None => Some(Err(error)),
-                    };
+                    if line_start == start {
+                        return Some(Err(error));
+                    }
+                    self.error = Some(error);
+                    return Some(chunk(text, start, line_start, rewritten));
                 }
-                if current.is_some() {
+                if line_start > start {
+                    // The separator ends this document and starts no other.
                     self.line_start = line_end + 1;
-                    return current.map(Ok);
+                    return Some(chunk(text, start, line_start, rewritten));
                 }
             }
-            let chunk = current.get_or_insert_with(|| YamlChunk {
-                start: line_start,
-                text: String::new(),
-            });
-            if crate::limits::room_for(&mut chunk.text, line.len() + 1).is_err() {
-                self.line_start = text.len();
-                return Some(Err(DecodeError::new(
-                    crate::limits::OUT_OF_MEMORY,
-                    line_start,
-                )));
-            }
-            chunk.text.push_str(line);
-            chunk.text.push('\n');
+            rewritten |= line_end == text.len();
             self.line_start = line_end + 1;
         }
-        current.map(Ok).or_else(|| self.error.take().map(Err))
+        if start < text.len() {
+            return Some(chunk(text, start, text.len(), rewritten));
+        }
+        self.error.take().map(Err)
     }
+}
+
+/// The chunk of the lines in `text[start..end]`: borrowed, or with its line ends
+/// made LF when `rewritten`.
+fn chunk(
+    text: &str,
+    start: usize,
+    end: usize,
+    rewritten: bool,
+) -> Result<YamlChunk<'_>, DecodeError> {
+    let lines = &text[start..end];
+    if !rewritten {
+        return Ok(YamlChunk {
+            start,
+            text: Cow::Borrowed(lines),
+        });
+    }
+    let mut owned = String::new();
+    if crate::limits::room_for(&mut owned, lines.len() + 1).is_err() {
+        return Err(DecodeError::new(crate::limits::OUT_OF_MEMORY, start));
+    }
+    for line in lines.split_inclusive('\n') {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        owned.push_str(line.strip_suffix('\r').unwrap_or(line));
+        owned.push('\n');
+    }
+    Ok(YamlChunk {
+        start,
+        text: Cow::Owned(owned),
+    })
 }
 
 fn decode_yaml<'a>(
@@ -353,7 +378,7 @@ mod tests {
         };
         for chunk in chunks {
             match chunk {
-                Ok(chunk) => found.push(chunk.text),
+                Ok(chunk) => found.push(chunk.text.into_owned()),
                 Err(error) => return (found, Some(error)),
             }
         }

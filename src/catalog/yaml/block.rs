@@ -33,11 +33,13 @@ pub(super) fn read(text: &str, integers: bool) -> Option<Converted> {
         text,
         bytes: text.as_bytes(),
         pos: 0,
+        end: 0,
         builder: Builder::new(text, &[]),
         depth: 0,
     };
     reader.builder.integers = integers;
     reader.builder.marks = Marks::Bytes;
+    reader.go_to(0);
     reader.document()?;
     let builder = reader.builder;
     if builder.decode_error.is_some() || builder.convert_error.is_some() {
@@ -65,8 +67,10 @@ fn simple_bytes(bytes: &[u8]) -> bool {
 struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
-    /// The start of the line being read.
+    /// The start and the end (its line break, or the end of the text) of the line
+    /// being read.
     pos: usize,
+    end: usize,
     builder: Builder<'a>,
     depth: usize,
 }
@@ -157,7 +161,7 @@ impl<'a> Reader<'a> {
 
     /// Emits the plain key at `at` and returns the offset after its `:`.
     fn key(&mut self, at: usize) -> Option<usize> {
-        let end = self.line_end(at);
+        let end = self.end;
         if starts_with_indicator(&self.bytes[at..end]) {
             return None;
         }
@@ -177,7 +181,7 @@ impl<'a> Reader<'a> {
     /// The value that follows a key's `:` or an entry's `-` at `after`, in a
     /// collection indented by `indent`. Leaves `self.pos` at the start of a line.
     fn value(&mut self, after: usize, indent: usize, parent: Parent) -> Option<()> {
-        let end = self.line_end(after);
+        let end = self.end;
         let at = after
             + self.bytes[after..end]
                 .iter()
@@ -222,7 +226,7 @@ impl<'a> Reader<'a> {
         folded.push(first, ScalarStyle::Plain)?;
         let mut after_last = self.pos;
         while self.pos < self.bytes.len() {
-            let end = self.line_end(self.pos);
+            let end = self.end;
             let line = &self.text[self.pos..end];
             let content = line.trim_start_matches(' ');
             if content.is_empty() {
@@ -241,7 +245,7 @@ impl<'a> Reader<'a> {
             self.next_line();
             after_last = self.pos;
         }
-        self.pos = after_last;
+        self.go_to(after_last);
         Some(folded.finish(first))
     }
 
@@ -275,7 +279,7 @@ impl<'a> Reader<'a> {
         let mut folded = Folded::default();
         let mut from = at + 1;
         loop {
-            let end = self.line_end(from);
+            let end = self.end;
             let close = if double {
                 self.double_close(from, end)?
             } else {
@@ -320,7 +324,7 @@ impl<'a> Reader<'a> {
                 if self.pos >= self.bytes.len() {
                     return None;
                 }
-                let end = self.line_end(self.pos);
+                let end = self.end;
                 let spaces = self.bytes[self.pos..end]
                     .iter()
                     .take_while(|&&b| b == b' ')
@@ -378,7 +382,7 @@ impl<'a> Reader<'a> {
     /// A literal (`|`) or folded (`>`) scalar whose header is at `at`, in a
     /// collection indented by `indent`, with libyaml's folding and chomping.
     fn block_scalar(&mut self, at: usize, indent: usize, style: ScalarStyle) -> Option<()> {
-        let end = self.line_end(at);
+        let end = self.end;
         let header = &self.bytes[at + 1..end];
         let chomp = match header.first() {
             Some(b'-') => Chomp::Strip,
@@ -441,7 +445,7 @@ impl<'a> Reader<'a> {
         // The most spaces on an empty line before the first content line.
         let mut leading = 0;
         while self.pos < self.bytes.len() {
-            let end = self.line_end(self.pos);
+            let end = self.end;
             let line = &self.text[self.pos..end];
             let spaces = line.len() - line.trim_start_matches(' ').len();
             let empty = spaces == line.len();
@@ -496,7 +500,7 @@ impl<'a> Reader<'a> {
     /// document marker (`---`, `...`) gives `None`: it is left to the full reader.
     fn next_content(&mut self) -> Option<Next> {
         while self.pos < self.bytes.len() {
-            let end = self.line_end(self.pos);
+            let end = self.end;
             let line = &self.bytes[self.pos..end];
             let spaces = line.iter().take_while(|&&b| b == b' ').count();
             if spaces < line.len() && line[spaces] != b'#' {
@@ -513,12 +517,14 @@ impl<'a> Reader<'a> {
             && matches!(self.bytes.get(at + 1), None | Some(b' ' | b'\n'))
     }
 
-    fn line_end(&self, from: usize) -> usize {
-        memchr::memchr(b'\n', &self.bytes[from..]).map_or(self.bytes.len(), |i| from + i)
+    /// Moves to the line starting at `pos`.
+    fn go_to(&mut self, pos: usize) {
+        self.pos = pos;
+        self.end = memchr::memchr(b'\n', &self.bytes[pos..]).map_or(self.bytes.len(), |i| pos + i);
     }
 
     fn next_line(&mut self) {
-        self.pos = (self.line_end(self.pos) + 1).min(self.bytes.len());
+        self.go_to((self.end + 1).min(self.bytes.len()));
     }
 
     /// Hands an event to the builder, marked with the byte offset `at`. The builder
