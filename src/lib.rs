@@ -4,6 +4,8 @@
 //! The binary is a thin shell over [`run`]; everything it does lives here.
 
 mod atomic;
+#[doc(hidden)]
+pub mod bench;
 mod bundle;
 mod bytes;
 mod catalog;

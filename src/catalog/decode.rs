@@ -237,6 +237,19 @@ impl<'a> Iterator for Chunks<'a> {
     }
 }
 
+/// The documents of a YAML file, split as opm splits them (for the benchmark).
+pub(crate) fn split_documents(text: &str) -> Vec<Cow<'_, str>> {
+    let chunks = Chunks {
+        text,
+        line_start: 0,
+        error: None,
+    };
+    chunks
+        .map_while(Result::ok)
+        .map(|chunk| chunk.text)
+        .collect()
+}
+
 /// The chunk of the lines in `text[start..end]`: borrowed, or with its line ends
 /// made LF when `rewritten`.
 fn chunk(

@@ -11,7 +11,7 @@ mod meta;
 mod missing;
 mod stream;
 mod walk;
-mod yaml;
+pub(crate) mod yaml;
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -21,6 +21,7 @@ use miette::NamedSource;
 use rayon::prelude::*;
 use serde_json::Value;
 
+pub(crate) use decode::split_documents;
 pub(crate) use error::{LoadError, LoadErrors};
 pub(crate) use meta::Other;
 use meta::{Blob, Origin};

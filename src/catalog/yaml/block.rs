@@ -404,7 +404,12 @@ impl<'a> Reader<'a> {
             return None;
         }
         let folded = style == ScalarStyle::Folded;
-        let mut scalar = String::new();
+        // The lines' text and breaks: the most the scalar holds.
+        let size: usize = lines
+            .iter()
+            .map(|line| line.map_or(1, |text| text.len() + 1))
+            .sum();
+        let mut scalar = String::with_capacity(size + 1);
         let mut breaks = 0;
         // Whether the previous content line started with white space.
         let mut previous_blank: Option<bool> = None;

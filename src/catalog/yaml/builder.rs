@@ -321,10 +321,7 @@ impl<'a> Builder<'a> {
             self.empty = true;
         }
         // Booleans and numbers are short; only those under string fields are kept.
-        let watched = (plain && tag.is_none() && text.len() <= 64)
-            .then(|| self.string_field())
-            .flatten()
-            .map(|key| (key, text.to_string()));
+        let watched = (plain && tag.is_none() && text.len() <= 64).then(|| text.clone());
         let scalar = match resolve::scalar(text, plain && tag.is_none(), tag) {
             Ok(scalar) => scalar,
             Err(detail) => {
@@ -332,8 +329,8 @@ impl<'a> Builder<'a> {
                 Scalar::Null
             }
         };
-        if let Some((key, text)) = watched {
-            self.note_implicit(&scalar, key, text, at);
+        if let Some(text) = watched {
+            self.note_implicit(&scalar, &text, at);
         }
         if anchor != 0 {
             let node = Node::Scalar(scalar.clone());
@@ -482,16 +479,19 @@ impl<'a> Builder<'a> {
     }
 
     /// Records a plain boolean or number where a string field wanted a string.
-    fn note_implicit(&mut self, scalar: &Scalar<'_>, key: String, text: String, at: usize) {
+    fn note_implicit(&mut self, scalar: &Scalar<'_>, text: &str, at: usize) {
         let kind = match scalar {
             Scalar::Bool(_) => "boolean",
             Scalar::Int(_) | Scalar::Uint(_) | Scalar::Float(_) => "number",
             Scalar::Null | Scalar::Str(_) => return,
         };
+        let Some(key) = self.string_field() else {
+            return;
+        };
         let (line, column) = self.position(at);
         self.implicit.push(Implicit {
             key,
-            text,
+            text: text.to_owned(),
             kind,
             line,
             column,
