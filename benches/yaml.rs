@@ -8,10 +8,10 @@
 //! - saphyr: the full reader on the same documents, as every document was read
 //!   before the direct reader.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use fbc::bench::{documents, read_directly, read_fully};
+use fbc::bench::{documents, read_directly, read_fully, yaml_files};
 
 fn main() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/catalogs");
@@ -81,24 +81,4 @@ fn best(mut run: impl FnMut() -> usize) -> Duration {
 #[allow(clippy::cast_precision_loss)] // megabytes for a report
 fn mb(bytes: usize) -> f64 {
     bytes as f64 / 1e6
-}
-
-fn yaml_files(directory: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![directory.to_path_buf()];
-    while let Some(directory) = pending.pop() {
-        for entry in std::fs::read_dir(&directory).expect("readable corpus") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|ext| ext == "yaml" || ext == "yml")
-            {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
 }

@@ -3,6 +3,7 @@
 //! finding the document boundaries).
 
 use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 
 /// A file's documents, split as opm splits them.
 #[must_use]
@@ -20,4 +21,31 @@ pub fn read_directly(document: &str) -> bool {
 #[must_use]
 pub fn read_fully(document: &str) -> bool {
     crate::catalog::yaml::read_with_saphyr(document)
+}
+
+/// The `.yaml` and `.yml` files under a directory, sorted.
+///
+/// # Panics
+/// When the directory cannot be read.
+#[must_use]
+pub fn yaml_files(directory: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![directory.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        let entries = std::fs::read_dir(&directory)
+            .unwrap_or_else(|error| panic!("{}: {error}", directory.display()));
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path
+                .extension()
+                .is_some_and(|ext| ext == "yaml" || ext == "yml")
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
 }

@@ -1,14 +1,17 @@
 //! A direct reader for the block style that catalogs are written in: block mappings
-//! with plain keys, block sequences, one-line plain and quoted scalars, literal and
-//! folded block scalars, `[]`, `{}` and comments. It gives the builder the events
-//! saphyr would give, borrowing every scalar that needs no unescaping, so values are
-//! built by the same code either way.
+//! with plain keys, block sequences, plain and quoted scalars (over several lines
+//! too, with the common double-quoted escapes), literal and folded block scalars,
+//! `[]`, `{}` and comments. It gives the builder the events saphyr would give,
+//! borrowing every scalar that needs no unescaping, so values are built by the same
+//! code either way. It reads every document of the corpus's catalogs, about twice as
+//! fast as saphyr (`cargo bench --bench yaml`).
 //!
-//! Anything outside that subset (flow collections, anchors, aliases, tags, escapes,
-//! scalars over several lines, tabs, explicit indentation, unusual indentation, and
-//! every error) makes [`read`] give `None`, and the document goes to the full reader,
-//! which is exact for all of YAML and owns every message. Tests compare the two
-//! readers on every document of the corpus and on generated documents.
+//! Anything outside that subset (flow collections, anchors, aliases, tags, other
+//! escapes, tabs, indentation indicators, empty block scalars, unusual indentation,
+//! empty documents, and every error) makes [`read`] give `None`, and the document
+//! goes to the full reader, which is exact for all of YAML and owns every message.
+//! Tests compare the two readers on every document of the corpus and on generated
+//! documents.
 
 use std::borrow::Cow;
 

@@ -4,6 +4,7 @@
 
 use super::read;
 use crate::catalog::yaml::read_fully;
+use crate::catalog::yaml::tests::corpus_yaml_files;
 
 /// The direct reader answers, and as the full reader does.
 fn same(text: &str) {
@@ -118,34 +119,16 @@ fn everything_else_is_left_to_the_full_reader() {
 /// direct reader answers it agrees, and it answers nearly all catalog documents.
 #[test]
 fn corpus_documents_agree() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !root.is_dir() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "corpus not found at {}",
-            root.display()
-        );
-        eprintln!("SKIPPED: corpus not found at {}", root.display());
-        return;
-    }
     for (folder, least) in [("catalogs", 0.95), ("bundles", 0.0)] {
+        let Some(files) = corpus_yaml_files(folder) else {
+            return;
+        };
         let (mut read_directly, mut documents) = (0_u32, 0_u32);
-        let mut pending = vec![root.join(folder)];
-        while let Some(directory) = pending.pop() {
-            for entry in std::fs::read_dir(&directory).expect("readable corpus") {
-                let path = entry.expect("directory entry").path();
-                if path.is_dir() {
-                    pending.push(path);
-                } else if path
-                    .extension()
-                    .is_some_and(|ext| ext == "yaml" || ext == "yml")
-                {
-                    let text = std::fs::read_to_string(&path).expect("UTF-8 YAML");
-                    for document in documents_of(&text) {
-                        documents += 1;
-                        read_directly += u32::from(agrees(&document));
-                    }
-                }
+        for path in files {
+            let text = std::fs::read_to_string(&path).expect("UTF-8 YAML");
+            for document in crate::catalog::split_documents(&text) {
+                documents += 1;
+                read_directly += u32::from(agrees(&document));
             }
         }
         let share = f64::from(read_directly) / f64::from(documents.max(1));
@@ -155,24 +138,6 @@ fn corpus_documents_agree() {
             "{folder}: {read_directly} of {documents}"
         );
     }
-}
-
-/// Documents split as the catalog reader splits them (a `---` line starts one).
-fn documents_of(text: &str) -> Vec<String> {
-    let mut documents = vec![String::new()];
-    for line in text.lines() {
-        if line.starts_with("---")
-            && documents
-                .last()
-                .is_some_and(|document| !document.is_empty())
-        {
-            documents.push(String::new());
-        }
-        let document = documents.last_mut().expect("one document");
-        document.push_str(line);
-        document.push('\n');
-    }
-    documents
 }
 
 /// Generated documents of the subset's shapes (many of them invalid), and copies
