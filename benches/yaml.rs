@@ -13,6 +13,11 @@ use std::time::{Duration, Instant};
 
 use fbc::bench::{documents, read_directly, read_fully, yaml_files};
 
+/// The binary's allocator, so that building values costs what it costs in `fbc`.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/catalogs");
     assert!(
