@@ -202,11 +202,9 @@ impl<'a> Iterator for Chunks<'a> {
             let line_start = self.line_start;
             let line_end = memchr::memchr(b'\n', &text.as_bytes()[line_start..])
                 .map_or(text.len(), |i| line_start + i);
-            let mut line = &text[line_start..line_end];
-            if let Some(stripped) = line.strip_suffix('\r') {
-                line = stripped;
-                rewritten = true;
-            }
+            let line = &text[line_start..line_end];
+            let crlf = line.ends_with('\r');
+            let line = line.strip_suffix('\r').unwrap_or(line);
             if let Some(after) = line.strip_prefix("---") {
                 let rest = after.trim();
                 if !rest.is_empty() && !rest.starts_with('#') {
@@ -227,7 +225,8 @@ impl<'a> Iterator for Chunks<'a> {
                     return Some(chunk(text, start, line_start, rewritten));
                 }
             }
-            rewritten |= line_end == text.len();
+            // A separator's own CR LF does not make the document it ends owned.
+            rewritten |= crlf || line_end == text.len();
             self.line_start = line_end + 1;
         }
         if start < text.len() {

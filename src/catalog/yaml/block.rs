@@ -252,7 +252,7 @@ impl<'a> Reader<'a> {
             after_last = self.pos;
         }
         self.go_to(after_last);
-        Some(folded.finish(first))
+        Some(folded.finish())
     }
 
     /// A value on the lines below its key or `-`: a nested collection, or null.
@@ -296,17 +296,12 @@ impl<'a> Reader<'a> {
                 Close::Quote(close) => &self.text[from..close],
                 Close::Continues => &self.text[from..end],
             };
-            let segment = if folded.is_empty() && from == at + 1 {
-                segment
-            } else {
-                segment.trim_start_matches(' ')
-            };
             if let Close::Quote(close) = close {
                 folded.push(segment, style)?;
                 if !blank_or_comment(&self.bytes[close + 1..end]) {
                     return None;
                 }
-                let scalar = folded.finish(segment);
+                let scalar = folded.finish();
                 self.emit(Event::Scalar(scalar, style, 0, None), at)?;
                 self.next_line();
                 return Some(());
@@ -366,11 +361,6 @@ impl<'a> Reader<'a> {
         Some(Close::Continues)
     }
 
-    /// After a closing quote: the end of the line, or white space and a comment.
-    fn end_quoted(&self, from: usize, end: usize) -> Option<()> {
-        blank_or_comment(&self.bytes[from..end]).then_some(())
-    }
-
     /// `[]` or `{}`, alone on the rest of the line.
     fn empty_flow(&mut self, at: usize, end: usize) -> Option<()> {
         let (start, finish) = match self.bytes.get(at..at + 2)? {
@@ -378,7 +368,9 @@ impl<'a> Reader<'a> {
             b"{}" => (Event::MappingStart(0, None), Event::MappingEnd),
             _ => return None,
         };
-        self.end_quoted(at + 2, end)?;
+        if !blank_or_comment(&self.bytes[at + 2..end]) {
+            return None;
+        }
         self.emit(start, at)?;
         self.emit(finish, at + 1)?;
         self.next_line();

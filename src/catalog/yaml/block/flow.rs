@@ -14,9 +14,12 @@ pub(super) enum Close {
 }
 
 /// A flow scalar (plain or quoted) folded over lines: a single line break becomes a
-/// space, each empty line a line break.
+/// space, each empty line a line break. A scalar of one line that needs no change
+/// stays borrowed.
 #[derive(Default)]
-pub(super) struct Folded {
+pub(super) struct Folded<'a> {
+    /// The first line, while it is the only one and needs no change.
+    borrowed: Option<&'a str>,
     text: String,
     lines: usize,
     /// Empty lines since the last segment.
@@ -25,19 +28,18 @@ pub(super) struct Folded {
     pub(super) joined: bool,
 }
 
-impl Folded {
-    pub(super) fn is_empty(&self) -> bool {
-        self.lines == 0
-    }
-
+impl<'a> Folded<'a> {
     pub(super) fn empty_line(&mut self) {
         self.empty += 1;
     }
 
     /// Adds the next line's text, unquoted as `style` wants; `None` for an escape
     /// left to the full reader.
-    pub(super) fn push(&mut self, segment: &str, style: ScalarStyle) -> Option<()> {
+    pub(super) fn push(&mut self, segment: &'a str, style: ScalarStyle) -> Option<()> {
         let joined = std::mem::take(&mut self.joined);
+        if let Some(first) = self.borrowed.take() {
+            self.text.push_str(first);
+        }
         if self.lines > 0 {
             if self.empty == 0 && !joined {
                 self.text.push(' ');
@@ -48,21 +50,22 @@ impl Folded {
         self.lines += 1;
         self.empty = 0;
         match style {
-            ScalarStyle::DoubleQuoted => return unescape(segment, &mut self.text),
+            ScalarStyle::DoubleQuoted if segment.contains('\\') => {
+                return unescape(segment, &mut self.text);
+            }
             ScalarStyle::SingleQuoted if segment.contains("''") => {
                 self.text.push_str(&segment.replace("''", "'"));
             }
+            _ if self.lines == 1 => self.borrowed = Some(segment),
             _ => self.text.push_str(segment),
         }
         Some(())
     }
 
-    /// The scalar: `only` borrowed when it was the one line and needed no change.
-    pub(super) fn finish(self, only: &str) -> Cow<'_, str> {
-        if self.lines == 1 && self.text == only {
-            Cow::Borrowed(only)
-        } else {
-            Cow::Owned(self.text)
+    pub(super) fn finish(self) -> Cow<'a, str> {
+        match self.borrowed {
+            Some(only) => Cow::Borrowed(only),
+            None => Cow::Owned(self.text),
         }
     }
 }
