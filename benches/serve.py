@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One line of benches/serve.sh: starts `fbc serve` RUNS times on a free port,
-polls gRPC health from the exec until SERVING, then asks every request of the
+waits from the exec for the port to open and gRPC health to answer SERVING, then asks every request of the
 serve corpus (tests/serve/probe.py's requests, answers not compared) and reads the
 server's peak resident memory (VmHWM) before stopping it with SIGTERM."""
 
@@ -42,6 +42,15 @@ def once(binary, catalog, cache_dir):
     started = time.monotonic()
     server = subprocess.Popen(args, stderr=subprocess.DEVNULL)
     address = f"127.0.0.1:{port}"
+    # The port opens once the catalog is loaded: wait for it with plain TCP
+    # connects (a gRPC channel per attempt costs Python several milliseconds of
+    # the two cores the server is loading on), then ask health until SERVING.
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.002)
     while True:
         try:
             with grpc.insecure_channel(address) as conn:

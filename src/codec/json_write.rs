@@ -18,6 +18,45 @@ pub(crate) fn write_compact(node: &Node<'_>, out: &mut impl Sink) {
     write_node(node, out, None);
 }
 
+/// Appends a loaded value in compact form, as [`write_compact`] writes
+/// `Node::from_json(value)` (keys in the map's sorted order, numbers as float64),
+/// without building the node tree first.
+pub(crate) fn write_compact_value(value: &serde_json::Value, out: &mut impl Sink) {
+    use serde_json::Value;
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(value) => {
+            let value = value.as_f64().unwrap_or(f64::NAN);
+            out.extend_from_slice(number::json(value).as_bytes());
+        }
+        Value::String(text) => write_string(text, out),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                write_compact_value(item, out);
+            }
+            out.push(b']');
+        }
+        Value::Object(fields) => {
+            out.push(b'{');
+            for (index, (key, item)) in fields.iter().enumerate() {
+                if index > 0 {
+                    out.push(b',');
+                }
+                write_string(key, out);
+                out.push(b':');
+                write_compact_value(item, out);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
 fn newline(out: &mut impl Sink, depth: usize) {
     out.push(b'\n');
     for _ in 0..depth {
@@ -273,6 +312,19 @@ mod tests {
         write_pretty(&channel, &mut out);
         let expected = "{\n    \"schema\": \"olm.channel\",\n    \"name\": \"dark\",\n    \"package\": \"anakin\",\n    \"entries\": [\n        {\n            \"name\": \"anakin.v0.1.1\",\n            \"replaces\": \"anakin.v0.0.1\",\n            \"skips\": [\n                \"anakin.v0.1.0\"\n            ]\n        }\n    ],\n    \"empty\": [],\n    \"none\": {}\n}\n";
         assert_eq!(String::from_utf8(out).expect("utf-8"), expected);
+    }
+
+    #[test]
+    fn values_write_as_their_nodes() {
+        let value = serde_json::json!({
+            "b": [1, 1.5, -0.0, 1e21, null, true, false, "x\u{1}<>&\u{2028}"],
+            "a": {"": {}, "z": []},
+        });
+        let mut direct = Vec::new();
+        write_compact_value(&value, &mut direct);
+        let mut through = Vec::new();
+        write_compact(&Node::from_json(&value), &mut through);
+        assert_eq!(String::from_utf8(direct), String::from_utf8(through));
     }
 
     #[test]

@@ -1,5 +1,9 @@
 //! Properties: `{"type": ..., "value": <any JSON>}` with the value kept as text.
 
+pub(crate) mod spill;
+
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::go_decode::{GoDecoder, match_field};
@@ -34,6 +38,8 @@ enum Stored {
     /// A value opm encodes from a Go struct, in field order (`olm.package` with a
     /// release, `olm.csv.metadata`).
     Ordered(Box<Node<'static>>),
+    /// A large loaded value in the spill file (`fbc serve`); it equals only itself.
+    Spilled(spill::Spilled),
 }
 
 impl Property {
@@ -42,7 +48,10 @@ impl Property {
         Property {
             kind: kind.into(),
             stored: value.map_or(Stored::Missing, |value| {
-                Stored::Loaded(compact_text(&Node::from_json(value)).into())
+                let mut text = Vec::new();
+                crate::codec::json_write::write_compact_value(value, &mut text);
+                let text = String::from_utf8(text).expect("JSON output is UTF-8");
+                spill::keep(text).map_or_else(|text| Stored::Loaded(text.into()), Stored::Spilled)
             }),
         }
     }
@@ -75,6 +84,7 @@ impl Property {
         match &self.stored {
             Stored::Missing => None,
             Stored::Loaded(text) => crate::codec::json_read::parse_json(text),
+            Stored::Spilled(spilled) => crate::codec::json_read::parse_json(&spilled.read()?),
             Stored::Raw(text) => serde_json::from_str(text).ok(),
             Stored::Ordered(node) => serde_json::from_str(&compact_text(node)).ok(),
         }
@@ -134,6 +144,10 @@ impl Property {
         let value = match &self.stored {
             Stored::Missing => Node::Null,
             Stored::Loaded(text) | Stored::Raw(text) => Node::Raw(text.as_ref().into()),
+            // A value that cannot be read back is reported by `spill::failure`.
+            Stored::Spilled(spilled) => spilled
+                .read()
+                .map_or(Node::Null, |text| Node::Raw(text.into())),
             Stored::Ordered(node) => (**node).clone(),
         };
         Node::Object(vec![
@@ -147,14 +161,17 @@ impl Property {
         match &self.stored {
             Stored::Missing => 0,
             Stored::Loaded(text) | Stored::Raw(text) => text.len(),
+            Stored::Spilled(spilled) => spilled.len(),
             Stored::Ordered(node) => compact_text(node).len(),
         }
     }
 
-    /// The value's stored JSON text, when it is kept as text.
-    pub(crate) fn stored_text(&self) -> Option<&str> {
+    /// The value's stored JSON text, when it is kept as text (`None` too for a
+    /// spilled value that cannot be read back).
+    pub(crate) fn stored_text(&self) -> Option<Cow<'_, str>> {
         match &self.stored {
-            Stored::Loaded(text) | Stored::Raw(text) => Some(text),
+            Stored::Loaded(text) | Stored::Raw(text) => Some(Cow::Borrowed(text)),
+            Stored::Spilled(spilled) => spilled.read().map(Cow::Owned),
             Stored::Missing | Stored::Ordered(_) => None,
         }
     }
@@ -167,6 +184,7 @@ impl Property {
             Stored::Loaded(text) | Stored::Raw(text) => {
                 compact_text(&Node::Raw(text.as_ref().into()))
             }
+            Stored::Spilled(_) => compact_text(&self.to_node()),
             Stored::Ordered(node) => compact_text(node),
         }
     }

@@ -743,7 +743,7 @@ fn object_json(property: &Property) -> Option<String> {
 fn object_data(property: &Property) -> Option<Vec<u8>> {
     let text = property.stored_text()?;
     let fields: BTreeMap<std::borrow::Cow<'_, str>, &serde_json::value::RawValue> =
-        serde_json::from_str(text).ok()?;
+        serde_json::from_str(&text).ok()?;
     let (_, data) = fields
         .iter()
         .rev()

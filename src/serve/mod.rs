@@ -116,8 +116,19 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
         Some(_) => Some(http_name(options)?),
         None => None,
     };
+    // A server holds its catalog for as long as it runs: the large values
+    // (embedded manifests) wait in a temporary file until a client asks for them.
+    if let Err(error) = crate::model::property::spill::start() {
+        log::warn(
+            "no temporary file for large catalog values: they stay in memory",
+            &[("error", &error.to_string())],
+        );
+    }
     let (catalog, from_snapshot) = load(directory, snapshot.as_deref())?;
     let index = build_index(&Arc::new(catalog))?;
+    if let Some(failure) = crate::model::property::spill::failure() {
+        return Err(Stop::Fatal(failure));
+    }
     if let Some(cache) = cache.as_ref().filter(|_| !from_snapshot) {
         match cache.write() {
             Ok(()) => {}

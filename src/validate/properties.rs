@@ -3,6 +3,8 @@
 //! `parse property[<i>] of type "<t>": <json error>`. Only what validation needs
 //! of the decoded values is kept.
 
+mod fits;
+
 use serde_json::Value;
 
 use crate::bundle::migrate::schema;
@@ -123,6 +125,14 @@ pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
         let Some(known) = known(&property.kind) else {
             continue;
         };
+        // `olm.package` values are kept, and small; the others are only checked.
+        if property.kind != "olm.package"
+            && property
+                .stored_text()
+                .is_some_and(|text| fits::fits(&known, &text))
+        {
+            continue;
+        }
         let Some(value) = &property.value() else {
             continue;
         };

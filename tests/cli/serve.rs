@@ -23,6 +23,11 @@ impl Server {
     /// Starts serving `directory` on a port the system chooses, and waits until
     /// the server says it serves (the port opens only then).
     fn start(directory: &Path, extra: &[&str]) -> Server {
+        Server::start_with(directory, extra, &[])
+    }
+
+    /// [`Server::start`] with environment variables set.
+    fn start_with(directory: &Path, extra: &[&str], env: &[(&str, &str)]) -> Server {
         let log_dir = tempfile::tempdir().expect("a temporary directory");
         let mut child = fbc()
             .arg("serve")
@@ -30,6 +35,7 @@ impl Server {
             .args(["-p", "0", "-t"])
             .arg(log_dir.path().join("termination-log"))
             .args(extra)
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -166,6 +172,36 @@ fn answers_as_opm_with(name: &str, schemas: &[&str], extra: &[&str]) {
     );
     let status = server.stop();
     assert_eq!(status.code(), Some(0), "SIGTERM ends the server with 0");
+}
+
+/// Without a temporary directory, the large values (trustee's embedded CRDs)
+/// stay in memory, with a warning, and the answers are the same.
+#[test]
+#[cfg_attr(fbc_no_corpus, ignore = "needs ../shared/corpus")]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn large_values_stay_in_memory_without_a_temporary_directory() {
+    let name = "trustee-v4.16";
+    let server = Server::start_with(
+        &served_catalog(name),
+        &[],
+        &[("TMPDIR", "/nonexistent/fbc-test")],
+    );
+    assert!(
+        server
+            .log()
+            .contains("no temporary file for large catalog values: they stay in memory"),
+        "{}",
+        server.log()
+    );
+    let expected = corpus().join("serve/expected").join(name).join("regprobe");
+    let output = probe(&[&server.address(), expected.to_str().expect("UTF-8 path")]);
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(server.stop().code(), Some(0));
 }
 
 /// A cache of `catalog` written by `--cache-only` (as a catalog image's build
