@@ -45,6 +45,7 @@ enum Container {
 
 /// Reads consecutive JSON values from a text, like Go's `json.Decoder`.
 pub(crate) struct JsonStream<'a> {
+    text: &'a str,
     bytes: &'a [u8],
     pos: usize,
 }
@@ -52,6 +53,7 @@ pub(crate) struct JsonStream<'a> {
 impl<'a> JsonStream<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         JsonStream {
+            text,
             bytes: text.as_bytes(),
             pos: 0,
         }
@@ -255,18 +257,11 @@ impl<'a> JsonStream<'a> {
         let mut out = String::new();
         loop {
             let run_start = self.pos;
-            while let Some(&byte) = self.bytes.get(self.pos) {
-                if byte == b'"' || byte == b'\\' || byte < 0x20 {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.pos += run_length(&self.bytes[run_start..]);
             crate::limits::room_for(&mut out, self.pos - run_start)
                 .map_err(|_| JsonError::OutOfMemory { offset: run_start })?;
-            out.push_str(
-                std::str::from_utf8(&self.bytes[run_start..self.pos])
-                    .expect("the input is UTF-8 and runs stop at ASCII bytes"),
-            );
+            // Runs start and stop beside ASCII bytes: character boundaries.
+            out.push_str(&self.text[run_start..self.pos]);
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
@@ -369,6 +364,20 @@ pub(crate) fn parse_json(text: &str) -> Option<Value> {
     let mut stream = JsonStream::new(text);
     let (_, value) = stream.next_value()?.ok()?;
     stream.next_value().is_none().then_some(value)
+}
+
+/// The length of a string literal's run of bytes that stand for themselves: up
+/// to the first `"`, `\\` or control character (or the end), eight bytes at a time.
+fn run_length(bytes: &[u8]) -> usize {
+    let maybe = |word| {
+        crate::bytes::any_below(word, 0x20)
+            || crate::bytes::any_equal(word, b'"')
+            || crate::bytes::any_equal(word, b'\\')
+    };
+    crate::bytes::find(bytes, maybe, |index| {
+        matches!(bytes[index], 0x00..0x20 | b'"' | b'\\')
+    })
+    .unwrap_or(bytes.len())
 }
 
 #[cfg(test)]

@@ -45,14 +45,16 @@ enum Stored {
 impl Property {
     /// A property holding a decoded value (`None`: no `value` key).
     pub(crate) fn new(kind: impl Into<Text>, value: Option<&Value>) -> Property {
+        let kind = kind.into();
         Property {
-            kind: kind.into(),
             stored: value.map_or(Stored::Missing, |value| {
                 let mut text = Vec::new();
                 crate::codec::json_write::write_compact_value(value, &mut text);
                 let text = String::from_utf8(text).expect("JSON output is UTF-8");
-                spill::keep(text).map_or_else(|text| Stored::Loaded(text.into()), Stored::Spilled)
+                spill::keep(&kind, text)
+                    .map_or_else(|text| Stored::Loaded(text.into()), Stored::Spilled)
             }),
+            kind,
         }
     }
 
@@ -163,6 +165,17 @@ impl Property {
             Stored::Loaded(text) | Stored::Raw(text) => text.len(),
             Stored::Spilled(spilled) => spilled.len(),
             Stored::Ordered(node) => compact_text(node).len(),
+        }
+    }
+
+    /// Whether the value certainly decodes into its type's Go struct: `check`
+    /// reads the stored text; a spilled value has the verdict of the check made
+    /// before it was spilled. `false` for a value not kept as text.
+    pub(crate) fn fits(&self, check: impl FnOnce(&str) -> bool) -> bool {
+        match &self.stored {
+            Stored::Loaded(text) | Stored::Raw(text) => check(text),
+            Stored::Spilled(spilled) => spilled.fits(),
+            Stored::Missing | Stored::Ordered(_) => false,
         }
     }
 

@@ -118,7 +118,9 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
     };
     // A server holds its catalog for as long as it runs: the large values
     // (embedded manifests) wait in a temporary file until a client asks for them.
-    if let Err(error) = crate::model::property::spill::start() {
+    if let Err(error) =
+        crate::model::property::spill::start(crate::validate::properties::fits_known)
+    {
         log::warn(
             "no temporary file for large catalog values: they stay in memory",
             &[("error", &error.to_string())],

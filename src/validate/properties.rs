@@ -108,6 +108,13 @@ fn known(kind: &str) -> Option<Known> {
     }))
 }
 
+/// Whether `text` certainly decodes into the Go type of the known property type
+/// `kind` (`false` for other types, and whenever unsure): the check `parse` makes
+/// first, for values kept out of memory (`model::property::spill`).
+pub(crate) fn fits_known(kind: &str, text: &str) -> bool {
+    known(kind).is_some_and(|known| fits::fits(&known, text))
+}
+
 /// `property.Parse`: every property in order, stopping at the first failure.
 pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
     let mut packages = Vec::new();
@@ -126,11 +133,7 @@ pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
             continue;
         };
         // `olm.package` values are kept, and small; the others are only checked.
-        if property.kind != "olm.package"
-            && property
-                .stored_text()
-                .is_some_and(|text| fits::fits(&known, &text))
-        {
+        if property.kind != "olm.package" && property.fits(|text| fits::fits(&known, text)) {
             continue;
         }
         let Some(value) = &property.value() else {

@@ -4,8 +4,10 @@
 //! certified-v4.16), read only when a client asks for a bundle; opm's server reads
 //! them from its cache on disk too. [`start`] turns spilling on for the process
 //! (only `serve` does); values of [`LARGE`] bytes or more are then written to the
-//! file as they are loaded and read back where they are used. The system removes
-//! the file when fbc ends, however it ends.
+//! file as they are loaded and read back where they are used. Validation's check
+//! of a value against its type's Go struct is made before it is written, so that
+//! loading never reads the file back. The system removes the file when fbc ends,
+//! however it ends.
 
 use std::fs::File;
 use std::io;
@@ -20,9 +22,14 @@ pub(crate) const LARGE: usize = 16 * 1024;
 
 static SPOOL: OnceLock<Spool> = OnceLock::new();
 
-/// Spills the large values of every catalog loaded from now on (`$TMPDIR`).
-pub(crate) fn start() -> io::Result<()> {
-    let spool = Spool::new()?;
+/// Whether a value's text (of the property type named first) certainly decodes
+/// into its type's Go struct: validation's check, handed over by the caller.
+pub(crate) type Check = fn(&str, &str) -> bool;
+
+/// Spills the large values of every catalog loaded from now on (`$TMPDIR`),
+/// each checked with `check` first.
+pub(crate) fn start(check: Check) -> io::Result<()> {
+    let spool = Spool::new(check)?;
     let _ = SPOOL.set(spool);
     Ok(())
 }
@@ -43,11 +50,17 @@ pub(crate) fn failure() -> Option<String> {
 pub(super) struct Spilled {
     at: u64,
     len: u32,
+    /// The check's verdict on the text.
+    fits: bool,
 }
 
 impl Spilled {
     pub(super) fn len(self) -> usize {
         self.len as usize
+    }
+
+    pub(super) fn fits(self) -> bool {
+        self.fits
     }
 
     /// The value's text (`None` after a read error, which [`failure`] reports).
@@ -58,9 +71,9 @@ impl Spilled {
 
 /// Keeps `text` in the process's file when spilling is on and it is large; gives
 /// it back otherwise (also when the file cannot be written: it stays in memory).
-pub(super) fn keep(text: String) -> Result<Spilled, String> {
+pub(super) fn keep(kind: &str, text: String) -> Result<Spilled, String> {
     match SPOOL.get() {
-        Some(spool) if text.len() >= LARGE => spool.keep(text),
+        Some(spool) if text.len() >= LARGE => spool.keep(kind, text),
         _ => Err(text),
     }
 }
@@ -70,25 +83,28 @@ struct Spool {
     file: File,
     end: AtomicU64,
     failure: Mutex<Option<io::Error>>,
+    check: Check,
 }
 
 impl Spool {
-    fn new() -> io::Result<Spool> {
+    fn new(check: Check) -> io::Result<Spool> {
         Ok(Spool {
             file: tempfile::tempfile()?,
             end: AtomicU64::new(0),
             failure: Mutex::new(None),
+            check,
         })
     }
 
     /// Writes `text` at a range of its own (loading threads write side by side).
-    fn keep(&self, text: String) -> Result<Spilled, String> {
+    fn keep(&self, kind: &str, text: String) -> Result<Spilled, String> {
         let Ok(len) = u32::try_from(text.len()) else {
             return Err(text);
         };
+        let fits = (self.check)(kind, &text);
         let at = self.end.fetch_add(u64::from(len), Ordering::Relaxed);
         match self.file.write_all_at(text.as_bytes(), at) {
-            Ok(()) => Ok(Spilled { at, len }),
+            Ok(()) => Ok(Spilled { at, len, fits }),
             // A full disk: this value and later ones stay in memory.
             Err(_) => Err(text),
         }
@@ -118,14 +134,15 @@ mod tests {
 
     #[test]
     fn values_read_back_as_written_side_by_side() {
-        let spool = Spool::new().expect("a temporary file");
+        let spool =
+            Spool::new(|kind, text| kind.len() == text.len() % 2).expect("a temporary file");
         let texts: Vec<String> = (0..64)
             .map(|index| format!("{{\"data\":\"{}\"}}", "é".repeat(index * 97)))
             .collect();
         let spilled: Vec<Spilled> = std::thread::scope(|scope| {
             let handles: Vec<_> = texts
                 .iter()
-                .map(|text| scope.spawn(|| spool.keep(text.clone()).expect("written")))
+                .map(|text| scope.spawn(|| spool.keep("k", text.clone()).expect("written")))
                 .collect();
             handles
                 .into_iter()
@@ -134,6 +151,11 @@ mod tests {
         });
         for (text, spilled) in texts.iter().zip(spilled) {
             assert_eq!(spilled.len(), text.len());
+            assert_eq!(
+                spilled.fits(),
+                text.len() % 2 == 1,
+                "the check's verdict is kept"
+            );
             assert_eq!(spool.read(spilled).as_ref(), Some(text));
         }
         assert!(spool.failure.lock().expect("no poison").is_none());
@@ -141,8 +163,12 @@ mod tests {
 
     #[test]
     fn a_failed_read_is_kept() {
-        let spool = Spool::new().expect("a temporary file");
-        let beyond = Spilled { at: 0, len: 10 };
+        let spool = Spool::new(|_, _| true).expect("a temporary file");
+        let beyond = Spilled {
+            at: 0,
+            len: 10,
+            fits: true,
+        };
         assert_eq!(spool.read(beyond), None);
         assert!(spool.failure.lock().expect("no poison").is_some());
     }
