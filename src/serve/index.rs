@@ -552,11 +552,15 @@ impl Index {
         for property in &*bundle.properties {
             match &*property.kind {
                 BUNDLE_OBJECT => objects.push(object_json(property).ok_or_else(|| {
-                    format!(
-                        "package {}, bundle {}: an olm.bundle.object that is not a manifest",
-                        quote(&bundle.package),
-                        quote(&bundle.name)
-                    )
+                    // A value that could not be read back from the spill file
+                    // says so rather than blaming the manifest.
+                    crate::model::property::spill::failure().unwrap_or_else(|| {
+                        format!(
+                            "package {}, bundle {}: an olm.bundle.object that is not a manifest",
+                            quote(&bundle.package),
+                            quote(&bundle.name)
+                        )
+                    })
                 })?),
                 CSV_METADATA => metadata.push(property),
                 _ => {}
