@@ -3,6 +3,7 @@
 //! remembering where it came from.
 
 mod decode;
+mod documents;
 mod error;
 pub(crate) mod git;
 pub(crate) mod ignore;
@@ -22,6 +23,10 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 pub(crate) use decode::split_documents;
+pub(crate) use documents::{
+    manifest_documents, meta_decoder_rejects, meta_documents, meta_fields, newest_change,
+    walk_metas,
+};
 pub(crate) use error::{LoadError, LoadErrors};
 pub(crate) use meta::Other;
 use meta::{Blob, Origin};
@@ -494,158 +499,6 @@ fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
     LineCursor::default().advance(text, offset)
 }
 
-/// A document as opm's `WalkMetasFS` hands it to catalogd: its schema, package
-/// and name (read case-insensitively) and its blob as Go re-encodes it (keys
-/// sorted, numbers through float64, no HTML escaping), with a newline.
-pub(crate) struct Meta {
-    pub(crate) schema: String,
-    pub(crate) package: String,
-    pub(crate) name: String,
-    pub(crate) blob: String,
-}
-
-/// The schema, package and name of a document's top-level object, read as opm's
-/// `Meta` decoder reads them (keys case-insensitive).
-pub(crate) fn meta_fields(
-    object: serde_json::Map<String, Value>,
-) -> Result<(String, String, String), String> {
-    meta::fields(&Value::Object(object))
-}
-
-/// When a catalog file below `root` last changed, the newest of them.
-pub(crate) fn newest_change(root: &Path) -> Option<std::time::SystemTime> {
-    walk::catalog_files(root)
-        .ok()?
-        .iter()
-        .filter_map(|file| std::fs::metadata(root.join(file)).ok()?.modified().ok())
-        .max()
-}
-
-/// One catalog file's documents, in file order, and when the file last changed.
-pub(crate) struct FileMetas {
-    pub(crate) modified: Option<std::time::SystemTime>,
-    pub(crate) metas: Vec<Meta>,
-}
-
-/// Every catalog file below `root` in the walk's order, to `each`: files are
-/// decoded in parallel, one per thread at a time, so that only those files'
-/// documents exist at once beside what `each` keeps. The first failure is told
-/// in words naming the file (a catalog checked before is read again: only a
-/// file changed in between fails).
-pub(crate) fn walk_metas(
-    root: &Path,
-    mut each: impl FnMut(FileMetas) -> Result<(), String>,
-) -> Result<(), String> {
-    // A file per thread at a time: the documents of a catalog of a few large
-    // files never all exist at once beside the catalog a server holds.
-    let chunk = rayon::current_num_threads().max(1);
-    let files = walk::catalog_files(root).map_err(|error| error.to_string())?;
-    for chunk in files.chunks(chunk) {
-        let decoded: Vec<Result<FileMetas, String>> = chunk
-            .par_iter()
-            .map(|file| file_metas(&root.join(file)))
-            .collect();
-        for file in decoded {
-            each(file?)?;
-        }
-    }
-    Ok(())
-}
-
-fn file_metas(path: &Path) -> Result<FileMetas, String> {
-    let failed = |why: &str| format!("{}: {why}", path.display());
-    let modified = std::fs::metadata(path)
-        .and_then(|metadata| metadata.modified())
-        .ok();
-    let bytes = read_file(path).map_err(|error| error.to_string())?;
-    let text = String::from_utf8(bytes).map_err(|_| failed("not UTF-8"))?;
-    let mut metas = Vec::new();
-    let mut refusal = None;
-    let error = decode::decode_file(&text, &mut |document| match document
-        .value
-        .as_ref()
-        .map(meta::fields)
-    {
-        Some(Ok((schema, package, name))) => {
-            let value = document.value.as_ref().expect("a value was read");
-            let mut blob = meta::compact(value);
-            blob.push('\n');
-            metas.push(Meta {
-                schema,
-                package,
-                name,
-                blob,
-            });
-            ControlFlow::Continue(())
-        }
-        Some(Err(message)) => {
-            refusal = Some(message);
-            ControlFlow::Break(())
-        }
-        None => {
-            refusal = Some("a document without content".to_owned());
-            ControlFlow::Break(())
-        }
-    });
-    match refusal.or(error.map(|error| error.message)) {
-        Some(message) => Err(failed(&message)),
-        None => Ok(FileMetas { modified, metas }),
-    }
-}
-
-/// Every document of a stream read as opm's `WalkMetasReader` reads them into
-/// `Meta`s, in order; the first failure in opm's words.
-pub(crate) fn meta_documents(text: &str) -> Result<Vec<Value>, String> {
-    let mut values = Vec::new();
-    let mut refusal = None;
-    let error = decode::decode_file(text, &mut |document| {
-        let Some(value) = document.value else {
-            refusal =
-                Some("a document holds nothing but comments, which opm cannot convert".to_owned());
-            return ControlFlow::Break(());
-        };
-        if meta::decoder_rejects(Some(&value)) {
-            let raw = document
-                .raw_json
-                .map_or_else(|| meta::compact(&value), str::to_owned);
-            refusal = Some(
-                meta::blob_from_document(Some(value), &Origin::Json(&raw))
-                    .err()
-                    .unwrap_or_default(),
-            );
-            return ControlFlow::Break(());
-        }
-        values.push(value);
-        ControlFlow::Continue(())
-    });
-    match refusal.or(error.map(|error| error.message)) {
-        Some(message) => Err(message),
-        None => Ok(values),
-    }
-}
-
-/// Every document of a YAML or JSON stream of Kubernetes manifests (empty ones
-/// left out); an error gives its message with the line and column it points at.
-pub(crate) fn manifest_documents(text: &str) -> Result<Vec<Value>, (String, (usize, usize))> {
-    let mut values = Vec::new();
-    let error = decode::decode_file(text, &mut |document| {
-        if let Some(value) = document.value {
-            values.push(value);
-        }
-        ControlFlow::Continue(())
-    });
-    match error {
-        Some(error) => Err((error.message, line_and_column(text, error.position))),
-        None => Ok(values),
-    }
-}
-
-/// Whether opm's `Meta.UnmarshalJSON` fails on this value (not an object, or its
-/// `schema`, `package` or `name` is not a string).
-pub(crate) fn meta_decoder_rejects(value: &Value) -> bool {
-    meta::decoder_rejects(Some(value))
-}
-
 /// The first document of a stream as opm's `YAMLOrJSONDecoder.Decode` returns it
 /// (templates read only that one).
 #[derive(Debug)]
@@ -735,111 +588,4 @@ pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), Load
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::fmt::Write as _;
-
-    #[test]
-    fn yaml_lines_are_told_apart_from_file_lines() {
-        let note = yaml_line_note(
-            "error converting YAML to JSON: yaml: line 2: did not find",
-            6,
-        );
-        assert_eq!(
-            note.as_deref(),
-            Some(
-                "\"line 2\" is yaml.v2's count within this YAML document (opm's message); the error is at line 6 of the file"
-            )
-        );
-        let at = |rest: &str| format!("error converting YAML to JSON: yaml: {rest}");
-        assert_eq!(yaml_line_note(&at("line 6: mapping values"), 6), None);
-        assert_eq!(
-            yaml_line_note(&at("did not find expected ',' or ']'"), 6),
-            None
-        );
-        assert_eq!(yaml_line_note(&at("line 2x"), 6), None);
-        assert_eq!(
-            yaml_line_note("convert bundle object: yaml: line 2: x", 6),
-            None
-        );
-    }
-
-    #[test]
-    fn a_file_removed_after_the_walk_listed_it_is_named() {
-        let root = tempfile::tempdir().expect("a directory");
-        let package = r#"{"schema":"olm.package","name":"a"}"#;
-        std::fs::write(root.path().join("a.json"), package).expect("written");
-        std::fs::write(root.path().join("b.json"), package).expect("written");
-        let files = walk::catalog_files(root.path()).expect("walked");
-        assert_eq!(files.len(), 2);
-        std::fs::remove_file(root.path().join("b.json")).expect("removed");
-        let errors = load_listed(root.path(), &files).expect_err("b.json is gone");
-        assert_eq!(errors.errors.len(), 1);
-        assert_eq!(
-            errors.errors[0].to_string(),
-            format!(
-                "{}: No such file or directory (os error 2)",
-                root.path().join("b.json").display()
-            )
-        );
-    }
-
-    #[test]
-    fn a_large_file_keeps_its_blobs_in_order() {
-        // Over the size at which room is made from a count of schema keys.
-        let mut text = String::new();
-        let mut index = 0;
-        while text.len() <= 1 << 20 {
-            write!(
-                text,
-                "{{\"schema\":\"olm.package\",\"name\":\"p{index}\"}}\n\
-                 {{\"schema\":\"x.y\",\"package\":\"p{index}\",\"name\":\"o{index}\",\"v\":[{index}]}}\n"
-            )
-            .expect("writing to a string cannot fail");
-            index += 1;
-        }
-        let catalog = decode_bytes(Path::new("big.json"), text.into_bytes()).expect("valid");
-        assert_eq!(catalog.packages.len(), index);
-        assert_eq!(catalog.others.len(), index);
-        for (at, (package, other)) in catalog.packages.iter().zip(&catalog.others).enumerate() {
-            assert_eq!(&*package.item.name, format!("p{at}"));
-            assert_eq!(package.location.line as usize, 2 * at + 1);
-            assert_eq!(other.item.name(), format!("o{at}"));
-            assert_eq!(other.item.package(), format!("p{at}"));
-            assert_eq!(other.item.schema(), "x.y");
-            assert_eq!(
-                other.item.json(),
-                format!(
-                    "{{\"name\":\"o{at}\",\"package\":\"p{at}\",\"schema\":\"x.y\",\"v\":[{at}]}}"
-                )
-            );
-        }
-    }
-
-    #[test]
-    fn many_files_load_in_path_order_across_chunks() {
-        // More files than one chunk, with fewer blobs per file after the first
-        // chunk than in it (the room made from the first chunk is then too much).
-        let root = tempfile::tempdir().expect("a directory");
-        for file in 0..700 {
-            let blobs = if file < 256 { 3 } else { 1 };
-            let text = (0..blobs).fold(String::new(), |mut text, blob| {
-                let _ = writeln!(
-                    text,
-                    "{{\"schema\":\"olm.package\",\"name\":\"p{file:03}-{blob}\"}}"
-                );
-                text
-            });
-            std::fs::write(root.path().join(format!("f{file:03}.json")), text).expect("written");
-        }
-        let catalog = load_directory(root.path()).expect("valid");
-        let names: Vec<&str> = catalog.packages.iter().map(|p| &*p.item.name).collect();
-        let expected: Vec<String> = (0..700)
-            .flat_map(|file| {
-                (0..if file < 256 { 3 } else { 1 }).map(move |blob| format!("p{file:03}-{blob}"))
-            })
-            .collect();
-        assert_eq!(names, expected);
-        assert_eq!(catalog.packages.capacity(), catalog.packages.len());
-    }
-}
+mod tests;

@@ -277,15 +277,12 @@ fn check_object(value: Option<&Value>) -> Result<(), ObjectError> {
 
 /// A fast check for the common case: unbroken standard base64 with correct padding.
 fn base64_is_canonical(data: &[u8]) -> bool {
-    const ALPHABET: [bool; 256] = crate::bytes::byte_table!(|byte| byte.is_ascii_alphanumeric()
-        || byte == b'+'
-        || byte == b'/');
     if !data.len().is_multiple_of(4) {
         return false;
     }
     let body_end = data.len().saturating_sub(2);
-    let alphabet = |byte: &u8| ALPHABET[usize::from(*byte)];
-    crate::bytes::all_in(&data[..body_end], &ALPHABET)
+    let alphabet = |byte: &u8| crate::bytes::all_base64(std::slice::from_ref(byte));
+    crate::bytes::all_base64(&data[..body_end])
         && match &data[body_end..] {
             [a, b] => (alphabet(a) && (alphabet(b) || *b == b'=')) || (*a == b'=' && *b == b'='),
             _ => true,
