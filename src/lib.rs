@@ -3,37 +3,33 @@
 //!
 //! The binary is a thin shell over [`run`]; everything it does lives here.
 
-mod atomic;
 #[doc(hidden)]
 pub mod bench;
 mod bundle;
-mod bytes;
 mod catalog;
 pub mod cli;
 mod codec;
 mod commands;
 mod diff;
 mod digest;
+mod files;
 #[doc(hidden)]
 pub mod fuzzing;
 mod go;
 mod graph;
 mod image;
 mod init;
-mod interrupt;
-mod limits;
 mod list;
 mod model;
 mod output;
+mod process;
 mod resolve;
 mod semver;
 mod semver_range;
 mod serve;
-mod shown;
 mod source;
-mod stack;
-mod stale;
 mod template;
+mod text;
 mod validate;
 
 /// How a command ended, mapped to the process exit code in one place.
@@ -67,20 +63,20 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
         cli::ColorArg::Always => output::diagnostics::Color::Always,
         cli::ColorArg::Never => output::diagnostics::Color::Never,
     });
-    limits::init()?;
+    files::limits::init()?;
     // Built once per process: a second call (tests run commands in one process)
     // keeps the first pool.
     let _ = rayon::ThreadPoolBuilder::new()
-        .stack_size(stack::DEEP_STACK)
+        .stack_size(process::stack::DEEP_STACK)
         .build_global();
     // A server stops on SIGTERM and SIGINT by itself, finishing its calls.
     if !matches!(cli.command, cli::Command::Serve(_)) {
-        interrupt::install();
+        process::interrupt::install();
     }
-    let outcome = stack::on_deep_stack(|| run_command(cli));
+    let outcome = process::stack::on_deep_stack(|| run_command(cli));
     // An interrupted command that returns (its workers stopped) leaves the exit to
     // the handler, which is still removing what they wrote.
-    interrupt::wait_if_stopping();
+    process::interrupt::wait_if_stopping();
     outcome
 }
 

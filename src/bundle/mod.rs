@@ -220,9 +220,9 @@ pub(crate) fn read_file(path: &Path) -> Result<Option<Vec<u8>>, String> {
     if !metadata.is_file() {
         return Err(format!("{}: not a regular file", path.display()));
     }
-    match crate::limits::read_file(path) {
+    match crate::files::limits::read_file(path) {
         Ok(bytes) => Ok(Some(bytes)),
-        Err(crate::limits::ReadError::Io(_)) => Ok(None),
+        Err(crate::files::limits::ReadError::Io(_)) => Ok(None),
         Err(refused) => Err(format!("{}: {refused}", path.display())),
     }
 }

@@ -159,7 +159,7 @@ fn json_error(error: &JsonError, with_offset: bool) -> DecodeError {
             format!("json: cannot unmarshal number {literal} into Go value of type float64"),
             position,
         ),
-        JsonError::OutOfMemory { .. } => DecodeError::new(crate::limits::OUT_OF_MEMORY, position),
+        JsonError::OutOfMemory { .. } => DecodeError::new(crate::files::limits::OUT_OF_MEMORY, position),
         JsonError::LoneSurrogate { .. } => DecodeError {
             message: "a \\u escape is half of a UTF-16 surrogate pair".to_owned(),
             position,
@@ -265,8 +265,8 @@ fn chunk(
         });
     }
     let mut owned = String::new();
-    if crate::limits::room_for(&mut owned, lines.len() + 1).is_err() {
-        return Err(DecodeError::new(crate::limits::OUT_OF_MEMORY, start));
+    if crate::files::limits::room_for(&mut owned, lines.len() + 1).is_err() {
+        return Err(DecodeError::new(crate::files::limits::OUT_OF_MEMORY, start));
     }
     for line in lines.split_inclusive('\n') {
         let line = line.strip_suffix('\n').unwrap_or(line);

@@ -23,7 +23,7 @@ pub(crate) enum LoadError {
         help: Option<String>,
     },
 
-    #[error("{}: the file is not valid UTF-8 at line {line}, column {column}", crate::shown::path(.path, crate::shown::Form::Text))]
+    #[error("{}: the file is not valid UTF-8 at line {line}, column {column}", crate::text::shown::path(.path, crate::text::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::invalid_utf8),
         help(
@@ -37,14 +37,14 @@ pub(crate) enum LoadError {
     },
 
     /// The I/O error is the message, not a cause: miette would print it twice.
-    #[error("{}: {error}", crate::shown::path(.path, crate::shown::Form::Text))]
+    #[error("{}: {error}", crate::text::shown::path(.path, crate::text::shown::Form::Text))]
     #[diagnostic(code(fbc::catalog::io))]
     Io {
         path: PathBuf,
         error: std::io::Error,
     },
 
-    #[error("{}: not a regular file", crate::shown::path(.path, crate::shown::Form::Text))]
+    #[error("{}: not a regular file", crate::text::shown::path(.path, crate::text::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::special_file),
         help(
@@ -53,7 +53,7 @@ pub(crate) enum LoadError {
     )]
     SpecialFile { path: PathBuf },
 
-    #[error("{}: a symbolic link to a directory cannot be read as a catalog file", crate::shown::path(.path, crate::shown::Form::Text))]
+    #[error("{}: a symbolic link to a directory cannot be read as a catalog file", crate::text::shown::path(.path, crate::text::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::directory_link),
         help(
@@ -64,7 +64,7 @@ pub(crate) enum LoadError {
 
     /// A reference that does not exist but can be an image: `render` and `graph`
     /// pull it, `validate` (directories only, as opm's) reports it with opm's text.
-    #[error("stat {}: no such file or directory", crate::shown::path(.reference, crate::shown::Form::Text))]
+    #[error("stat {}: no such file or directory", crate::text::shown::path(.reference, crate::text::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::missing),
         help(
@@ -73,14 +73,14 @@ pub(crate) enum LoadError {
     )]
     ImageReference { reference: PathBuf },
 
-    #[error("{}: the file is larger than {}", crate::shown::path(.path, crate::shown::Form::Text), crate::limits::show_size(*.limit))]
+    #[error("{}: the file is larger than {}", crate::text::shown::path(.path, crate::text::shown::Form::Text), crate::files::limits::show_size(*.limit))]
     #[diagnostic(
         code(fbc::catalog::too_large),
         help("set FBC_MAX_FILE_SIZE (for example FBC_MAX_FILE_SIZE=2GiB) to read larger files")
     )]
     TooLarge { path: PathBuf, limit: u64 },
 
-    #[error("{}: bufio.Scanner: token too long", crate::shown::path(.path, crate::shown::Form::Text))]
+    #[error("{}: bufio.Scanner: token too long", crate::text::shown::path(.path, crate::text::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::ignore_line_too_long),
         help("opm reads `.indexignore` lines of at most 65535 bytes; split the line")
@@ -97,7 +97,7 @@ pub(crate) enum LoadError {
     NotADirectory { path: PathBuf, reference: bool },
 
     /// A path that does not exist and cannot be an image reference either.
-    #[error("stat {}: no such file or directory", crate::shown::path(.path, crate::shown::Form::Text))]
+    #[error("stat {}: no such file or directory", crate::text::shown::path(.path, crate::text::shown::Form::Text))]
     #[diagnostic(code(fbc::catalog::not_found), help("{hint}"))]
     NotFound {
         path: PathBuf,
@@ -147,7 +147,10 @@ impl LoadError {
 }
 
 fn not_a_directory(path: &std::path::Path, reference: bool) -> String {
-    let path = crate::go::fmt::quote(&crate::shown::path(path, crate::shown::Form::Text));
+    let path = crate::go::fmt::quote(&crate::text::shown::path(
+        path,
+        crate::text::shown::Form::Text,
+    ));
     if reference {
         format!("render reference {path}: ref {path} is not a directory: not allowed")
     } else {
@@ -159,7 +162,7 @@ fn not_a_directory(path: &std::path::Path, reference: bool) -> String {
 /// few of each kind of error (a folder of bundle directories fails every file the
 /// same way); machine formats take them all from `errors`.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: {} could not be loaded", crate::shown::path(.root, crate::shown::Form::Text), describe(.errors.len()))]
+#[error("{}: {} could not be loaded", crate::text::shown::path(.root, crate::text::shown::Form::Text), describe(.errors.len()))]
 pub(crate) struct LoadErrors {
     pub(crate) root: PathBuf,
     pub(crate) errors: Vec<LoadError>,
@@ -216,7 +219,9 @@ impl miette::Diagnostic for LoadErrors {
             matches!(part, Some("manifests" | "metadata")) && super::is_bundle_directory(parent)
         });
         if let Some(bundle) = inside {
-            let text = |dir: &std::path::Path| crate::shown::path(dir, crate::shown::Form::Text);
+            let text = |dir: &std::path::Path| {
+                crate::text::shown::path(dir, crate::text::shown::Form::Text)
+            };
             lines.push(format!(
                 "{} is part of the bundle directory {}: render the bundle with `fbc render {}`",
                 text(&self.root),
@@ -233,7 +238,9 @@ impl miette::Diagnostic for LoadErrors {
         }
         let bundles = self.bundle_directories();
         if !bundles.is_empty() {
-            let text = |dir: &std::path::Path| crate::shown::path(dir, crate::shown::Form::Text);
+            let text = |dir: &std::path::Path| {
+                crate::text::shown::path(dir, crate::text::shown::Form::Text)
+            };
             let mut named: Vec<String> = bundles.iter().take(4).map(|dir| text(dir)).collect();
             if bundles.len() > named.len() {
                 named.push("...".to_owned());

@@ -103,7 +103,7 @@ pub(crate) enum GitError {
     #[diagnostic(code(fbc::git::not_a_directory))]
     NotADirectory { reference: String },
 
-    #[error("{}: {kind} cannot be read from git's objects", crate::shown::path(.path, crate::shown::Form::Text))]
+    #[error("{}: {kind} cannot be read from git's objects", crate::text::shown::path(.path, crate::text::shown::Form::Text))]
     #[diagnostic(
         code(fbc::git::unsupported),
         help(
@@ -126,7 +126,7 @@ struct Blob {
 impl Blob {
     /// Refuses a blob larger than the file-size limit, as a file on disk is refused.
     fn within_limit(&self, path: &Path) -> Result<(), LoadError> {
-        let limit = crate::limits::get().max_file_size;
+        let limit = crate::files::limits::get().max_file_size;
         match self.size {
             Some(size) if size > limit => Err(LoadError::TooLarge {
                 path: path.to_path_buf(),

@@ -10,7 +10,7 @@ pub(crate) fn entry(blob: &Location, entry: &str, occurrence: usize) -> Option<L
     if entry.is_empty() {
         return None;
     }
-    let bytes = crate::limits::read_file(&blob.file).ok()?;
+    let bytes = crate::files::limits::read_file(&blob.file).ok()?;
     let text = std::str::from_utf8(&bytes).ok()?;
     let start = super::decode::line_offset(text, blob.line as usize, blob.column as usize);
     let key = memchr::memmem::find_iter(&text.as_bytes()[start..], entry.as_bytes())

@@ -21,7 +21,7 @@ impl std::fmt::Display for Hint {
             Self::Similar(path) => write!(
                 f,
                 "did you mean `{}`?",
-                crate::shown::path(path, crate::shown::Form::Text)
+                crate::text::shown::path(path, crate::text::shown::Form::Text)
             ),
             Self::ImageWithoutRegistry => f.write_str(
                 "to use an image, give its whole reference with the registry host, e.g. \

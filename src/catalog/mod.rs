@@ -72,7 +72,7 @@ impl Location {
 
 impl std::fmt::Display for Location {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let file = crate::shown::path(&self.file, crate::shown::Form::Text);
+        let file = crate::text::shown::path(&self.file, crate::text::shown::Form::Text);
         write!(f, "{file}:{}:{}", self.line, self.column)
     }
 }
@@ -286,8 +286,8 @@ pub(crate) fn load_file(path: &Path) -> Result<Catalog, LoadError> {
 
 /// A file's bytes within the size limit, refusing procfs and sysfs files.
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
-    use crate::limits::ReadError;
-    crate::limits::read_file(path).map_err(|error| match error {
+    use crate::files::limits::ReadError;
+    crate::files::limits::read_file(path).map_err(|error| match error {
         ReadError::Io(error) => LoadError::Io {
             path: path.to_path_buf(),
             error,
@@ -404,7 +404,7 @@ fn invalid_file(
         line,
         column,
         source_code: NamedSource::new(
-            crate::shown::path(path, crate::shown::Form::Text),
+            crate::text::shown::path(path, crate::text::shown::Form::Text),
             Arc::from(text),
         ),
         at: (position, 0).into(),

@@ -22,11 +22,11 @@ const BLOCK: usize = 1 << 20;
 /// The catalog of a large JSON file, `None` when the file is not a JSON stream of
 /// blobs that all decode (or cannot be read): the caller reads it whole.
 pub(super) fn load_large_json(path: &Path, shown: &Path, size: u64) -> Option<Catalog> {
-    let limit = crate::limits::get().max_file_size;
+    let limit = crate::files::limits::get().max_file_size;
     if size < STREAM_FROM || size > limit {
         return None;
     }
-    let mut file = crate::limits::open_regular(path).ok()?;
+    let mut file = crate::files::limits::open_regular(path).ok()?;
     let shared = super::shared_path(shown);
     let mut catalog = Catalog::default();
     let mut buffer: Vec<u8> = Vec::with_capacity(2 * BLOCK);

@@ -142,7 +142,7 @@ impl<'a> JsonStream<'a> {
                 self.skip_space();
                 match parent {
                     Container::Array(items) => {
-                        crate::limits::room_for_one(items)
+                        crate::files::limits::room_for_one(items)
                             .map_err(|_| JsonError::OutOfMemory { offset: self.pos })?;
                         items.push(value);
                         match self.peek() {
@@ -258,7 +258,7 @@ impl<'a> JsonStream<'a> {
         loop {
             let run_start = self.pos;
             self.pos += run_length(&self.bytes[run_start..]);
-            crate::limits::room_for(&mut out, self.pos - run_start)
+            crate::files::limits::room_for(&mut out, self.pos - run_start)
                 .map_err(|_| JsonError::OutOfMemory { offset: run_start })?;
             // Runs start and stop beside ASCII bytes: character boundaries.
             out.push_str(&self.text[run_start..self.pos]);

@@ -4,7 +4,7 @@
 use super::node::{Chunks, Node};
 use super::number;
 use super::sink::Sink;
-use crate::bytes;
+use crate::text::bytes;
 
 /// Appends `node` as Go's `json.Encoder` with `SetIndent("", "    ")` and HTML
 /// escaping off writes it, followed by a newline.

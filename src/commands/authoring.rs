@@ -40,12 +40,12 @@ fn print(bytes: &[u8]) -> miette::Result<ExitStatus> {
 /// The whole of a file (or stdin for `-`), as UTF-8 text.
 fn read_text(path: &Path) -> Result<String, std::io::Error> {
     let read = if path == Path::new("-") {
-        crate::limits::read_stdin()
+        crate::files::limits::read_stdin()
     } else {
-        crate::limits::read_file(path)
+        crate::files::limits::read_file(path)
     };
     let bytes = read.map_err(|error| match error {
-        crate::limits::ReadError::Io(error) => error,
+        crate::files::limits::ReadError::Io(error) => error,
         refused => std::io::Error::other(refused.to_string()),
     })?;
     String::from_utf8(bytes).map_err(|error| {
@@ -92,8 +92,8 @@ pub(crate) fn init(args: &InitArgs) -> miette::Result<ExitStatus> {
     // opm's texts for files that cannot be opened or read; fbc also refuses what
     // is not a regular file and stops at FBC_MAX_FILE_SIZE, as for every file.
     let open = |path: &Path, what: &str| {
-        crate::limits::open_regular(path).map_err(|error| match error {
-            crate::limits::ReadError::Io(error) => failed(format!(
+        crate::files::limits::open_regular(path).map_err(|error| match error {
+            crate::files::limits::ReadError::Io(error) => failed(format!(
                 "open {what} file: open {}: {}",
                 path.display(),
                 os_error(&error)
@@ -113,16 +113,19 @@ pub(crate) fn init(args: &InitArgs) -> miette::Result<ExitStatus> {
         .transpose()?;
     let read = |(path, file): (&Path, std::fs::File), what: &str| {
         let expected = file.metadata().map_or(0, |metadata| metadata.len());
-        crate::limits::read_limited(file, expected, crate::limits::get().max_file_size).map_err(
-            |error| match error {
-                crate::limits::ReadError::Io(error) => failed(format!(
-                    "read {what}: read {}: {}",
-                    path.display(),
-                    os_error(&error)
-                )),
-                refused => failed(format!("read {what}: {}: {refused}", path.display())),
-            },
+        crate::files::limits::read_limited(
+            file,
+            expected,
+            crate::files::limits::get().max_file_size,
         )
+        .map_err(|error| match error {
+            crate::files::limits::ReadError::Io(error) => failed(format!(
+                "read {what}: read {}: {}",
+                path.display(),
+                os_error(&error)
+            )),
+            refused => failed(format!("read {what}: {}: {refused}", path.display())),
+        })
     };
     let description = description_file
         .map(|file| {
@@ -146,7 +149,7 @@ pub(crate) fn init(args: &InitArgs) -> miette::Result<ExitStatus> {
                 error.help = Some(format!(
                     "the icon (-i/--icon) {} is not an image: give a PNG, JPEG, GIF, SVG or \
                      another image file",
-                    crate::shown::path(path, crate::shown::Form::Text)
+                    crate::text::shown::path(path, crate::text::shown::Form::Text)
                 ));
                 error
             })?;

@@ -9,7 +9,7 @@ use crate::cli::{DiffArgs, DiffFormat, DiffRule};
 use crate::diff::{self, Failed, Options, PackageReport, Rule, json, markdown, text};
 use crate::graph::deprecations::Deprecations;
 use crate::output::gitlab;
-use crate::shown::Form;
+use crate::text::shown::Form;
 
 pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
     let sources = [GitPath::parse(&args.old), GitPath::parse(&args.new)];
@@ -150,7 +150,7 @@ fn issues_of<'r>(
 /// A file's path as GitLab wants it, relative to the repository: a file read from
 /// git (`REV:PATH/FILE`) loses its `REV:`.
 fn repository_path(file: &std::path::Path, revisions: &[&str]) -> String {
-    let shown = crate::shown::path(file, Form::Data);
+    let shown = crate::text::shown::path(file, Form::Data);
     revisions
         .iter()
         .find_map(|revision| shown.strip_prefix(&format!("{revision}:")))

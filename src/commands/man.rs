@@ -34,7 +34,8 @@ fn write_pages(directory: &Path) -> Result<(), ManError> {
     })?;
     for (name, page) in pages() {
         let path = directory.join(name);
-        crate::atomic::replace(&path, &page).map_err(|error| ManError::Write { path, error })?;
+        crate::files::atomic::replace(&path, &page)
+            .map_err(|error| ManError::Write { path, error })?;
     }
     Ok(())
 }

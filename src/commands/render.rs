@@ -233,7 +233,7 @@ fn render_bundle(
 fn bundle_error(reference: &str, error: BundleError) -> RenderError {
     let file = error.file().map(|path| {
         // Only the start of the file is pointed at; unreadable text costs nothing.
-        let text = crate::limits::read_file(path)
+        let text = crate::files::limits::read_file(path)
             .ok()
             .and_then(|bytes| String::from_utf8(bytes).ok())
             .unwrap_or_default();

@@ -92,11 +92,11 @@ fn arguments(arguments: &[String]) -> Result<(Option<TemplateType>, Input), Rend
 
 /// Reads the whole template; a directory fails at its first read, as in opm.
 fn read(input: &Input) -> Result<Result<String, String>, RenderTemplateError> {
-    use crate::limits::ReadError;
+    use crate::files::limits::ReadError;
     let shown = input.shown().display();
     let refused = |error: ReadError| RenderTemplateError::new(format!("{shown}: {error}"));
     let bytes = match input {
-        Input::Stdin => crate::limits::read_stdin().map_err(|error| match error {
+        Input::Stdin => crate::files::limits::read_stdin().map_err(|error| match error {
             ReadError::Io(error) => {
                 RenderTemplateError::new(format!("read <stdin>: {}", os_error(&error)))
             }
@@ -106,7 +106,7 @@ fn read(input: &Input) -> Result<Result<String, String>, RenderTemplateError> {
             if std::fs::metadata(path).is_ok_and(|metadata| metadata.is_dir()) {
                 return Ok(Err(format!("read {shown}: is a directory")));
             }
-            crate::limits::read_file(path).map_err(|error| match error {
+            crate::files::limits::read_file(path).map_err(|error| match error {
                 ReadError::Io(error) => RenderTemplateError::new(format!(
                     "unable to open {}: open {shown}: {}",
                     quote(&shown.to_string()),
@@ -246,7 +246,7 @@ fn check(catalog: &Catalog, committed: &Path) -> miette::Result<ExitStatus> {
         )
         .into());
     }
-    let bytes = crate::limits::read_file(committed).map_err(|error| {
+    let bytes = crate::files::limits::read_file(committed).map_err(|error| {
         RenderTemplateError::new(format!("read {}: {error}", committed.display()))
     })?;
     let text = String::from_utf8(bytes).map_err(|error| {

@@ -15,7 +15,7 @@ use crate::codec::sink::Spill;
 use crate::output::diagnostics::print_report as report_error;
 use crate::output::gitlab;
 use crate::resolve::Unmet;
-use crate::shown::Form;
+use crate::text::shown::Form;
 use crate::validate::report::{self, Outcome, Settings, display_path};
 use crate::validate::spool::{Spool, TextSpool};
 use crate::validate::{Finding, Rule, Severity, validate_each};
@@ -30,13 +30,13 @@ enum ValidateError {
     Access(#[from] catalog::LoadError),
     #[error(
         "{} is a bundle directory (manifests/ and metadata/), not a catalog",
-        crate::shown::path(.directory, Form::Text)
+        crate::text::shown::path(.directory, Form::Text)
     )]
     #[diagnostic(
         code(fbc::validate::bundle_directory),
         help(
             "render the bundle into the catalog it belongs to and validate that: `fbc render {} > catalog/PACKAGE/BUNDLE.json && fbc validate catalog`",
-            crate::shown::path(.directory, Form::Text)
+            crate::text::shown::path(.directory, Form::Text)
         )
     )]
     BundleDirectory { directory: PathBuf },

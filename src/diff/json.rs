@@ -9,7 +9,7 @@ use super::impact::Installation;
 use super::{Options, PackageReport, Problem, Totals};
 use crate::catalog::Location;
 use crate::output::spool::Spool;
-use crate::shown::Form;
+use crate::text::shown::Form;
 
 pub(crate) const FORMAT_VERSION: u32 = 1;
 
@@ -141,7 +141,7 @@ struct LocationJson {
 impl From<&Location> for LocationJson {
     fn from(location: &Location) -> Self {
         Self {
-            file: crate::shown::path(&location.file, Form::Data),
+            file: crate::text::shown::path(&location.file, Form::Data),
             line: location.line as usize,
             column: location.column as usize,
         }

@@ -128,7 +128,7 @@ fn write_section(out: &mut String, package: &PackageReport) {
 /// Text inside backticks in a table cell: a backtick would end the span, a pipe
 /// the cell (GitHub splits cells at `|` even in a code span), a line break the row.
 fn code(text: &str) -> String {
-    crate::shown::text(text)
+    crate::text::shown::text(text)
         .replace('`', "'")
         .replace('|', "\\|")
 }
@@ -140,7 +140,7 @@ fn cell(text: &str) -> String {
 
 /// Text outside code: no HTML, no line break.
 fn html(text: &str) -> String {
-    crate::shown::text(text)
+    crate::text::shown::text(text)
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use crate::output::spool::Spool;
-use crate::shown::text as t;
+use crate::text::shown::text as t;
 
 use super::changes::{ChannelDiff, Edges, PackageDiff, Status};
 use super::{Options, PackageReport, Problem, Totals};

@@ -12,10 +12,10 @@ use serde_json::Value;
 
 pub(super) fn for_registry(registry: &str) -> Result<RegistryAuth, String> {
     for path in auth_files() {
-        let bytes = match crate::limits::read_file(&path) {
+        let bytes = match crate::files::limits::read_file(&path) {
             Ok(bytes) => bytes,
             // No file (or an unreadable one): the next, as podman and docker do.
-            Err(crate::limits::ReadError::Io(_)) => continue,
+            Err(crate::files::limits::ReadError::Io(_)) => continue,
             Err(refused) => return Err(format!("{}: {refused}", path.display())),
         };
         let config: Value = serde_json::from_slice(&bytes)

@@ -38,9 +38,9 @@ impl Cache {
     pub(super) fn blob(&self, digest: &str) -> Option<PathBuf> {
         let path = self.blob_path(digest)?;
         // A link to a device or a FIFO, or a sparse giant, is no blob of ours.
-        let file = crate::limits::open_regular(&path).ok()?;
+        let file = crate::files::limits::open_regular(&path).ok()?;
         let size = file.metadata().ok()?.len();
-        if size > crate::limits::get().max_image_size {
+        if size > crate::files::limits::get().max_image_size {
             return None;
         }
         (sha256_of(file).ok()? == digest).then_some(path)
@@ -51,9 +51,9 @@ impl Cache {
     pub(super) fn download_file(&self) -> Option<tempfile::NamedTempFile> {
         let dir = self.root.join("blobs/sha256");
         std::fs::create_dir_all(&dir).ok()?;
-        crate::stale::sweep(&dir, DOWNLOAD, "");
+        crate::files::stale::sweep(&dir, DOWNLOAD, "");
         tempfile::Builder::new()
-            .prefix(&crate::stale::prefix(DOWNLOAD))
+            .prefix(&crate::files::stale::prefix(DOWNLOAD))
             .tempfile_in(dir)
             .ok()
     }
@@ -77,7 +77,7 @@ impl Cache {
 
     /// The manifest and config an image pinned by `digest` resolved to.
     pub(super) fn resolved(&self, digest: &str) -> Option<(OciImageManifest, String)> {
-        let bytes = crate::limits::read_file(&self.resolved_path(digest)?).ok()?;
+        let bytes = crate::files::limits::read_file(&self.resolved_path(digest)?).ok()?;
         let (manifest, config): (OciImageManifest, String) = serde_json::from_slice(&bytes).ok()?;
         Some((manifest, config))
     }
@@ -101,7 +101,7 @@ impl Cache {
 
     /// The digest a tagged reference (as written) resolved to when last pulled.
     pub(super) fn tag(&self, reference: &str) -> Option<String> {
-        let bytes = crate::limits::read_file(&self.tag_path(reference)?).ok()?;
+        let bytes = crate::files::limits::read_file(&self.tag_path(reference)?).ok()?;
         let digest = std::str::from_utf8(&bytes).ok()?.trim();
         self.blob_path(digest).map(|_| digest.to_owned())
     }
@@ -112,7 +112,7 @@ impl Cache {
     }
 
     pub(super) fn entry(&self, kind: &str, key: &str) -> Option<Vec<u8>> {
-        crate::limits::read_file(&self.entry_path(kind, key)?).ok()
+        crate::files::limits::read_file(&self.entry_path(kind, key)?).ok()
     }
 
     pub(super) fn store_entry(&self, kind: &str, key: &str, data: &[u8]) {

@@ -141,7 +141,7 @@ pub(super) async fn fetch(
         .await?
     };
     // Refuse what is too large before downloading any of it.
-    let limit = crate::limits::get().max_image_size;
+    let limit = crate::files::limits::get().max_image_size;
     let size = manifest
         .layers
         .iter()
@@ -150,7 +150,7 @@ pub(super) async fn fetch(
     if size > limit {
         return Err(FetchError::TooLarge {
             size,
-            limit: crate::limits::show_size(limit),
+            limit: crate::files::limits::show_size(limit),
         });
     }
     let mut layers = Vec::with_capacity(manifest.layers.len());
@@ -190,12 +190,19 @@ pub(super) async fn download(
     reference: &Reference,
     layer: &oci_client::manifest::OciDescriptor,
     cache: Option<&cache::Cache>,
-) -> Result<(tempfile::NamedTempFile, u64, crate::interrupt::Guard), FetchError> {
+) -> Result<
+    (
+        tempfile::NamedTempFile,
+        u64,
+        crate::process::interrupt::Guard,
+    ),
+    FetchError,
+> {
     let file = match cache.and_then(cache::Cache::download_file) {
         Some(file) => file,
         None => tempfile::NamedTempFile::new().map_err(FetchError::File)?,
     };
-    let interrupt = crate::interrupt::remove_on_interrupt(file.path());
+    let interrupt = crate::process::interrupt::remove_on_interrupt(file.path());
     // The registry may not send more than the manifest declares.
     let size = u64::try_from(layer.size).unwrap_or(0);
     let mut writer = LimitedWriter {
@@ -224,7 +231,7 @@ pub(super) async fn bounded<T, E: Into<FetchError>>(
     request: impl Future<Output = Result<T, E>>,
     size: u64,
 ) -> Result<T, FetchError> {
-    let base = crate::limits::get().pull_timeout;
+    let base = crate::files::limits::get().pull_timeout;
     let limit = base.saturating_add(std::time::Duration::from_secs(size / SLOWEST_RATE));
     match tokio::time::timeout(limit, request).await {
         Ok(Ok(value)) => Ok(value),

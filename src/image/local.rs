@@ -55,18 +55,18 @@ fn layout_blob(layout: &Path, digest: &str) -> Result<PathBuf, String> {
         })
         .ok_or_else(|| format!("unsupported digest {digest:?}"))?;
     let path = layout.join("blobs").join(algorithm).join(hex);
-    let file = crate::limits::open_regular(&path)
+    let file = crate::files::limits::open_regular(&path)
         .map_err(|error| format!("{}: {error}", path.display()))?;
     let size = file
         .metadata()
         .map_err(|error| format!("{}: {error}", path.display()))?
         .len();
-    let limit = crate::limits::get().max_image_size;
+    let limit = crate::files::limits::get().max_image_size;
     if size > limit {
         return Err(format!(
             "{}: larger than {} (FBC_MAX_IMAGE_SIZE raises the limit)",
             path.display(),
-            crate::limits::show_size(limit)
+            crate::files::limits::show_size(limit)
         ));
     }
     let actual =
@@ -88,7 +88,7 @@ fn read_layout(layout: &Path, tag: Option<&str>) -> Result<Fetched, String> {
         ));
     }
     let index_path = layout.join("index.json");
-    let index = crate::limits::read_file(&index_path)
+    let index = crate::files::limits::read_file(&index_path)
         .map_err(|error| format!("{}: {error}", index_path.display()))?;
     let index = read_json(&index, "index.json")?;
     let manifests = index
@@ -154,7 +154,7 @@ fn read_layout(layout: &Path, tag: Option<&str>) -> Result<Fetched, String> {
     let manifest: OciImageManifest =
         serde_json::from_value(manifest).map_err(|error| format!("image manifest: {error}"))?;
     let config_path = layout_blob(layout, &manifest.config.digest)?;
-    let config = crate::limits::read_file(&config_path)
+    let config = crate::files::limits::read_file(&config_path)
         .map_err(|error| error.to_string())
         .and_then(|bytes| String::from_utf8(bytes).map_err(|error| error.to_string()))
         .map_err(|error| format!("{}: {error}", config_path.display()))?;
@@ -172,8 +172,8 @@ fn layout_document(layout: &Path, descriptor: &Value) -> Result<Value, String> {
         .and_then(Value::as_str)
         .ok_or("a manifest descriptor has no digest")?;
     let path = layout_blob(layout, digest)?;
-    let bytes =
-        crate::limits::read_file(&path).map_err(|error| format!("{}: {error}", path.display()))?;
+    let bytes = crate::files::limits::read_file(&path)
+        .map_err(|error| format!("{}: {error}", path.display()))?;
     read_json(&bytes, digest)
 }
 
@@ -181,7 +181,8 @@ fn layout_document(layout: &Path, descriptor: &Value) -> Result<Value, String> {
 /// files, by their path in the archive.
 fn read_archive(path: &Path, name: Option<&str>) -> Result<Fetched, String> {
     let open = || {
-        crate::limits::open_regular(path).map_err(|error| format!("{}: {error}", path.display()))
+        crate::files::limits::open_regular(path)
+            .map_err(|error| format!("{}: {error}", path.display()))
     };
     let manifest_text = archive_entry(open()?, "manifest.json")?
         .ok_or_else(|| format!("{}: no manifest.json: not a docker-archive", path.display()))?;
@@ -202,7 +203,7 @@ fn read_archive(path: &Path, name: Option<&str>) -> Result<Fetched, String> {
     let mut wanted: HashMap<&str, Option<tempfile::NamedTempFile>> =
         layer_names.iter().map(|name| (*name, None)).collect();
     let mut config = None;
-    let limit = crate::limits::get().max_image_size;
+    let limit = crate::files::limits::get().max_image_size;
     let mut archive = tar::Archive::new(open()?);
     let mut total: u64 = 0;
     for entry in archive
@@ -219,7 +220,7 @@ fn read_archive(path: &Path, name: Option<&str>) -> Result<Fetched, String> {
         let too_large = || {
             format!(
                 "the archive holds more than the {} that FBC_MAX_IMAGE_SIZE allows",
-                crate::limits::show_size(limit)
+                crate::files::limits::show_size(limit)
             )
         };
         total = total.saturating_add(entry.size());
@@ -229,9 +230,12 @@ fn read_archive(path: &Path, name: Option<&str>) -> Result<Fetched, String> {
         // Bytes are counted as they come: a sparse entry unpacks to more than the
         // size its header gives.
         if entry_path == config_name {
-            let bytes =
-                crate::limits::read_limited(&mut entry, 0, crate::limits::get().max_file_size)
-                    .map_err(|error| format!("{config_name}: {error}"))?;
+            let bytes = crate::files::limits::read_limited(
+                &mut entry,
+                0,
+                crate::files::limits::get().max_file_size,
+            )
+            .map_err(|error| format!("{config_name}: {error}"))?;
             let text =
                 String::from_utf8(bytes).map_err(|error| format!("{config_name}: {error}"))?;
             config = Some(text);

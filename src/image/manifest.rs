@@ -159,7 +159,7 @@ async fn get_manifest_bytes(
         if super::timed_out(&error) {
             FetchError::Silent {
                 what: "manifest",
-                limit: crate::limits::get().pull_timeout,
+                limit: crate::files::limits::get().pull_timeout,
             }
         } else {
             FetchError::Manifest(format!("GET {url}: {error}"))
@@ -175,7 +175,7 @@ async fn get_manifest_bytes(
         if (body.len() + chunk.len()) as u64 > MAX_MANIFEST {
             return Err(FetchError::Manifest(format!(
                 "the manifest at {url} is larger than {}",
-                crate::limits::show_size(MAX_MANIFEST)
+                crate::files::limits::show_size(MAX_MANIFEST)
             )));
         }
         body.extend_from_slice(&chunk);
@@ -207,11 +207,11 @@ async fn config(
     manifest: &OciImageManifest,
 ) -> Result<String, FetchError> {
     let declared = u64::try_from(manifest.config.size).unwrap_or(u64::MAX);
-    let limit = crate::limits::get().max_file_size;
+    let limit = crate::files::limits::get().max_file_size;
     if declared > limit {
         return Err(FetchError::Manifest(format!(
             "the image config is declared as {declared} bytes, more than the {} that FBC_MAX_FILE_SIZE allows",
-            crate::limits::show_size(limit)
+            crate::files::limits::show_size(limit)
         )));
     }
     let mut writer = super::LimitedWriter {

@@ -187,14 +187,14 @@ pub(crate) fn pull_digest(
     } else {
         fetch_from_registry(reference, digest, options)?
     };
-    let limits = crate::limits::get();
+    let limits = crate::files::limits::get();
     let labels = labels(&config).map_err(failed)?;
-    crate::stale::sweep(&std::env::temp_dir(), UNPACK, "");
+    crate::files::stale::sweep(&std::env::temp_dir(), UNPACK, "");
     let root = tempfile::Builder::new()
-        .prefix(&crate::stale::prefix(UNPACK))
+        .prefix(&crate::files::stale::prefix(UNPACK))
         .tempdir()
         .map_err(|error| failed(format!("create tempdir: {error}")))?;
-    let _interrupt = crate::interrupt::remove_on_interrupt(root.path());
+    let _interrupt = crate::process::interrupt::remove_on_interrupt(root.path());
     let mut budget = unpack::Budget::new(limits.max_image_size);
     for (descriptor, layer) in manifest.layers.iter().zip(&layers) {
         let unpacked = std::fs::File::open(layer.path())
@@ -338,7 +338,7 @@ fn with_runtime<T>(
 }
 
 fn client(http: bool, skip_tls_verify: bool) -> manifest::Clients {
-    let limits = crate::limits::get();
+    let limits = crate::files::limits::get();
     let oci = Client::new(ClientConfig {
         protocol: if http {
             ClientProtocol::Http

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::limits::ReadError;
+use crate::files::limits::ReadError;
 
 /// One place to pull an image from: a reference and whether it may be reached over
 /// plain HTTP (or HTTPS without verification).
@@ -162,7 +162,7 @@ fn load_from(main: &Path) -> Result<Registries, RegistriesError> {
         files.extend(drop_ins);
     }
     for path in files {
-        let text = match crate::limits::read_file(&path) {
+        let text = match crate::files::limits::read_file(&path) {
             Ok(bytes) => String::from_utf8(bytes).map_err(|error| RegistriesError::Io {
                 path: path.clone(),
                 error: std::io::Error::new(std::io::ErrorKind::InvalidData, error),

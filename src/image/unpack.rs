@@ -110,7 +110,7 @@ pub(crate) fn layer(
     result.map_err(|error| {
         if budget.spent {
             UnpackError::TooLarge {
-                limit: crate::limits::show_size(budget.limit),
+                limit: crate::files::limits::show_size(budget.limit),
             }
         } else {
             error
@@ -121,7 +121,7 @@ pub(crate) fn layer(
 fn apply(reader: impl Read, root: &Path) -> Result<(), UnpackError> {
     let mut archive = tar::Archive::new(reader);
     for entry in archive.entries().map_err(UnpackError::Archive)? {
-        if crate::interrupt::stopping() {
+        if crate::process::interrupt::stopping() {
             return Err(UnpackError::Interrupted);
         }
         let mut entry = entry.map_err(UnpackError::Archive)?;

@@ -281,8 +281,8 @@ fn base64_is_canonical(data: &[u8]) -> bool {
         return false;
     }
     let body_end = data.len().saturating_sub(2);
-    let alphabet = |byte: &u8| crate::bytes::all_base64(std::slice::from_ref(byte));
-    crate::bytes::all_base64(&data[..body_end])
+    let alphabet = |byte: &u8| crate::text::bytes::all_base64(std::slice::from_ref(byte));
+    crate::text::bytes::all_base64(&data[..body_end])
         && match &data[body_end..] {
             [a, b] => (alphabet(a) && (alphabet(b) || *b == b'=')) || (*a == b'=' && *b == b'='),
             _ => true,

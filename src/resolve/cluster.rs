@@ -54,9 +54,9 @@ impl Cluster {
             path.display()
         };
         let bytes = if stdin {
-            crate::limits::read_stdin()
+            crate::files::limits::read_stdin()
         } else {
-            crate::limits::read_file(path)
+            crate::files::limits::read_file(path)
         }
         .map_err(|error| format!("{shown}: {error}"))?;
         let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text"))?;

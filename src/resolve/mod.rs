@@ -315,7 +315,7 @@ fn outcome(
         Answer::GaveUp => {
             return Err(ResolveError::GaveUp {
                 namespace: namespace.name.clone(),
-                steps: crate::limits::get().resolve_steps,
+                steps: crate::files::limits::get().resolve_steps,
             });
         }
         Answer::Installed { entries, picks } => {

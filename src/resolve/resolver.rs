@@ -119,7 +119,7 @@ pub(crate) fn resolve(universe: &mut Universe, namespace: &Namespace, global: &s
         matches: HashMap::new(),
         groups: HashMap::new(),
         dependencies: HashMap::new(),
-        cel_budget: crate::limits::get().resolve_steps,
+        cel_budget: crate::files::limits::get().resolve_steps,
         gave_up: false,
     };
     resolver.run(namespace)
@@ -241,7 +241,7 @@ impl<'u> Resolver<'u> {
                 .iter()
                 .any(|(kind, _)| kind == "olm.constraint")
             {
-                crate::stack::on_deep_stack(|| requirements(&e.properties))
+                crate::process::stack::on_deep_stack(|| requirements(&e.properties))
             } else {
                 requirements(&e.properties)
             };
@@ -290,7 +290,7 @@ impl<'u> Resolver<'u> {
             let budget = &mut self.cel_budget;
             // Visible catalogs in order, each in its order: entries are numbered
             // in that order, so the entries of a hint keep it.
-            let found = crate::stack::on_deep_stack(|| {
+            let found = crate::process::stack::on_deep_stack(|| {
                 let tried: Vec<EntryId> = match predicate.hint() {
                     Some(hint) => universe
                         .hinted(hint)

@@ -116,7 +116,7 @@ impl Problem {
 
     /// Runs OLM's search; on failure, explains it.
     pub(crate) fn solve(&self) -> Outcome {
-        self.solve_within(crate::limits::get().resolve_steps)
+        self.solve_within(crate::files::limits::get().resolve_steps)
     }
 
     fn solve_within(&self, steps: u64) -> Outcome {
@@ -135,7 +135,7 @@ impl Problem {
     /// cannot hold, but may not be minimal.
     fn explain(&self) -> Vec<String> {
         let mut enabled = vec![true; self.units.len()];
-        let mut budget = crate::limits::get().resolve_steps;
+        let mut budget = crate::files::limits::get().resolve_steps;
         for unit in 0..self.units.len() {
             enabled[unit] = false;
             if !matches!(

@@ -124,7 +124,7 @@ impl Cache {
             let _ = writeln!(text, "{sum}  {path}");
         }
         let path = self.dir.join(DIGEST_FILE);
-        crate::atomic::replace(&path, text.as_bytes())
+        crate::files::atomic::replace(&path, text.as_bytes())
             .map_err(|error| format!("{}: {error}", path.display()))?;
         // Files of an earlier, larger snapshot are not read again: removed.
         for index in written.. {
@@ -148,7 +148,7 @@ impl Snapshot<'_> {
     fn write(&mut self, part: &[u8]) -> Result<(), String> {
         let name = format!("{SNAPSHOT_PREFIX}{:04}.jsonl", self.written);
         let path = self.dir.join(&name);
-        crate::atomic::replace(&path, part)
+        crate::files::atomic::replace(&path, part)
             .map_err(|error| format!("{}: {error}", path.display()))?;
         let _ = writeln!(self.digest, "{SNAPSHOT_LINE}{} {name}", part.len());
         self.written += 1;
@@ -158,7 +158,7 @@ impl Snapshot<'_> {
 
 /// The digest file, read as a regular file within `FBC_MAX_FILE_SIZE`.
 fn read_limited(path: &Path) -> Result<String, String> {
-    let bytes = crate::limits::read_file(path).map_err(|error| error.to_string())?;
+    let bytes = crate::files::limits::read_file(path).map_err(|error| error.to_string())?;
     String::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())
 }
 
@@ -216,7 +216,7 @@ fn digest(root: &Path) -> std::io::Result<BTreeMap<String, String>> {
     paths
         .par_iter()
         .map(|path| {
-            let bytes = crate::limits::read_file(path)
+            let bytes = crate::files::limits::read_file(path)
                 .map_err(|error| std::io::Error::other(format!("{}: {error}", path.display())))?;
             let relative = path.strip_prefix(root).unwrap_or(path);
             Ok((

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::catalog::{Catalog, Location, SharedPath};
+use crate::files::limits;
 use crate::go::fmt::quote;
-use crate::limits;
 use crate::model::property::BUNDLE_OBJECT;
 use crate::semver_range::Range;
 

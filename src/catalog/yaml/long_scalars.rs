@@ -115,7 +115,7 @@ fn long_run(line: &str) -> Option<Run> {
 }
 
 fn is_base64(byte: u8) -> bool {
-    const TABLE: [bool; 256] = crate::bytes::byte_table!(|byte| {
+    const TABLE: [bool; 256] = crate::text::bytes::byte_table!(|byte| {
         byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'=')
     });
     TABLE[usize::from(byte)]

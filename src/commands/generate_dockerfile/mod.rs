@@ -139,7 +139,7 @@ pub(crate) fn run(args: &DockerfileArgs) -> miette::Result<ExitStatus> {
     .render();
     match &settings.destination {
         Destination::File(path) => {
-            crate::atomic::create_new(path, text.as_bytes()).map_err(|error| {
+            crate::files::atomic::create_new(path, text.as_bytes()).map_err(|error| {
                 match error.kind() {
                     // Created by someone else since the check: still not ours to replace.
                     std::io::ErrorKind::AlreadyExists => {
@@ -154,7 +154,7 @@ pub(crate) fn run(args: &DockerfileArgs) -> miette::Result<ExitStatus> {
             // opm says nothing; a user wants to know where the file went.
             eprintln!(
                 "wrote {}",
-                crate::shown::path(path, crate::shown::Form::Text)
+                crate::text::shown::path(path, crate::text::shown::Form::Text)
             );
         }
         Destination::Stdout => print(&text)?,

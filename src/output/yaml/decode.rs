@@ -8,8 +8,8 @@
 use std::borrow::Cow;
 
 use super::YamlWriteError;
-use crate::bytes::{self, byte_table};
 use crate::codec::node::{self, Node};
+use crate::text::bytes::{self, byte_table};
 
 const NEL: char = '\u{85}';
 

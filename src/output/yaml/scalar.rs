@@ -5,8 +5,8 @@
 //! text. The writers fold long lines at spaces as the emitter does.
 
 use super::{BEST_INDENT, BEST_WIDTH, Context, Emitter, resolve};
-use crate::bytes::{self, byte_table};
 use crate::codec::sink::Sink;
+use crate::text::bytes::{self, byte_table};
 
 /// What the emitter's `yaml_emitter_analyze_scalar` finds out about a text. Flow
 /// contexts never hold scalars here (only empty collections are written in flow

@@ -35,7 +35,7 @@ impl Rule {
     /// must have type Bool`.
     pub(crate) fn compile(source: &str) -> Result<Self, String> {
         // The parser and the checker recurse once per level of nesting.
-        crate::stack::on_deep_stack(|| Self::compile_here(source))
+        crate::process::stack::on_deep_stack(|| Self::compile_here(source))
     }
 
     fn compile_here(source: &str) -> Result<Self, String> {

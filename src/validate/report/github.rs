@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::{display_path, subject};
 use crate::codec::sink::Sink;
-use crate::shown::Form;
+use crate::text::shown::Form;
 use crate::validate::{Finding, Severity};
 
 /// The workflow command of a finding.

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use super::{Outcome, display_path};
 use crate::codec::node::{Chunks, Each, Items, Node};
 use crate::codec::sink::Sink;
-use crate::shown::Form;
+use crate::text::shown::Form;
 use crate::validate::Finding;
 use crate::validate::spool::Spool;
 

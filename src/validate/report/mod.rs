@@ -9,7 +9,7 @@ pub(crate) mod yaml;
 
 use std::path::Path;
 
-use crate::shown::{self, Form};
+use crate::text::shown::{self, Form};
 
 use super::spool::{Spool, TextSpool};
 use super::{Finding, Rule, Severity};
@@ -71,7 +71,7 @@ pub(crate) fn relative_path(path: &Path) -> std::path::PathBuf {
     }
 }
 
-/// [`relative_path`], written in `form` (its bytes kept: see [`crate::shown`]).
+/// [`relative_path`], written in `form` (its bytes kept: see [`crate::text::shown`]).
 pub(crate) fn display_path(path: &Path, form: Form) -> String {
     shown::path(&relative_path(path), form)
 }

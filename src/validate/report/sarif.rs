@@ -8,7 +8,7 @@ use super::relative_path;
 use crate::catalog::Location;
 use crate::codec::node::{Items, Node};
 use crate::codec::sink::Sink;
-use crate::shown;
+use crate::text::shown;
 use crate::validate::spool::Spool;
 use crate::validate::{Finding, Rule, Severity};
 

@@ -9,7 +9,7 @@ use miette::{Diagnostic, LabeledSpan, NamedSource};
 use super::{Outcome, display_location, display_path, subject};
 use crate::catalog::Location;
 use crate::output::diagnostics::SNIPPET_LINE_LIMIT;
-use crate::shown::Form;
+use crate::text::shown::Form;
 use crate::validate::{Finding, Severity};
 
 /// How much of the findings the text report shows.
@@ -190,7 +190,7 @@ impl Sources {
         self.texts
             .entry(Arc::clone(file))
             .or_insert_with(|| {
-                let bytes = crate::limits::read_file(file).ok()?;
+                let bytes = crate::files::limits::read_file(file).ok()?;
                 let text: Box<str> = String::from_utf8(bytes).ok()?.into();
                 let line_starts = std::iter::once(0)
                     .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1))

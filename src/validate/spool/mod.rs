@@ -26,7 +26,7 @@ const BLOCK: usize = 64 * 1024;
 
 /// The memory findings may take before they go to a file (`FBC_FINDINGS_IN_MEMORY`).
 pub(crate) fn budget() -> usize {
-    usize::try_from(crate::limits::get().findings_in_memory).unwrap_or(usize::MAX)
+    usize::try_from(crate::files::limits::get().findings_in_memory).unwrap_or(usize::MAX)
 }
 
 /// The first error met reading a temporary file back (what was read stops there).

@@ -221,7 +221,7 @@ impl<'a> Builder<'a> {
             decodes: 1,
             aliased: 0,
             expanded: 0,
-            expansion_budget: crate::limits::get()
+            expansion_budget: crate::files::limits::get()
                 .max_alias_expansion
                 .max((text.len() as u64).saturating_mul(16)),
         }
@@ -449,7 +449,7 @@ impl<'a> Builder<'a> {
             self.fail(
                 format!(
                     "aliases copy more than {} in this document (FBC_MAX_ALIAS_EXPANSION raises the limit)",
-                    crate::limits::show_size(self.expansion_budget)
+                    crate::files::limits::show_size(self.expansion_budget)
                 ),
                 at,
             );
@@ -579,8 +579,8 @@ impl<'a> Builder<'a> {
                 items, cost, merge, ..
             } => {
                 *cost = cost.saturating_add(node_cost);
-                if crate::limits::room_for_one(items).is_err() {
-                    self.fail(crate::limits::OUT_OF_MEMORY.to_owned(), at);
+                if crate::files::limits::room_for_one(items).is_err() {
+                    self.fail(crate::files::limits::OUT_OF_MEMORY.to_owned(), at);
                 } else if !*merge {
                     items.push(to_value(node, self.integers, &mut self.non_finite));
                 } else if let Node::Mapping(value) = node {

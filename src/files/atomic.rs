@@ -27,7 +27,7 @@ fn write_then_rename(
     rename: impl FnOnce(tempfile::TempPath) -> Result<(), tempfile::PathPersistError>,
 ) -> std::io::Result<()> {
     let (mut file, temporary) = create_temporary(parent(path))?;
-    let _interrupt = crate::interrupt::remove_on_interrupt(&temporary);
+    let _interrupt = crate::process::interrupt::remove_on_interrupt(&temporary);
     file.write_all(contents)?;
     file.sync_all()?;
     drop(file);
@@ -38,7 +38,7 @@ fn write_then_rename(
 /// Made here rather than by `tempfile::Builder`, whose errors name the temporary path
 /// instead of keeping the operating system's own error.
 fn create_temporary(directory: &Path) -> std::io::Result<(std::fs::File, tempfile::TempPath)> {
-    crate::stale::sweep(directory, ".fbc-", ".tmp");
+    crate::files::stale::sweep(directory, ".fbc-", ".tmp");
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |elapsed| elapsed.subsec_nanos());
