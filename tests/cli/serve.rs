@@ -204,6 +204,50 @@ fn large_values_stay_in_memory_without_a_temporary_directory() {
     assert_eq!(server.stop().code(), Some(0));
 }
 
+/// A property value large enough to wait in the temporary file (16 KiB or
+/// more) is answered as it was written, whatever its type.
+#[test]
+#[cfg_attr(fbc_no_grpcio, ignore = "needs python3 with grpcio (see .ci/run)")]
+fn large_values_of_any_type_are_answered_whole() {
+    let catalog = tempfile::tempdir().expect("a temporary directory");
+    let text = "0123456789abcdef".repeat(2048);
+    let blobs = format!(
+        concat!(
+            r#"{{"schema":"olm.package","name":"big","defaultChannel":"stable"}}"#,
+            "\n",
+            r#"{{"schema":"olm.channel","package":"big","name":"stable","entries":[{{"name":"big.v1.0.0"}}]}}"#,
+            "\n",
+            r#"{{"schema":"olm.bundle","package":"big","name":"big.v1.0.0","image":"example.com/big:v1","#,
+            r#""properties":[{{"type":"olm.package","value":{{"packageName":"big","version":"1.0.0"}}}},"#,
+            r#"{{"type":"example.com/notes","value":{{"text":"{}"}}}}]}}"#,
+            "\n"
+        ),
+        text
+    );
+    std::fs::write(catalog.path().join("catalog.json"), blobs).expect("written");
+    let server = Server::start(catalog.path(), &[]);
+    let records = tempfile::tempdir().expect("a temporary directory");
+    let output = probe(&[
+        &server.address(),
+        "--write",
+        records.path().to_str().expect("UTF-8 path"),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let listed =
+        std::fs::read_to_string(records.path().join("ListBundles.jsonl")).expect("records");
+    let value = format!(r#""type":"example.com/notes","value":"{{\"text\":\"{text}\"}}""#);
+    assert!(
+        listed.contains(&value),
+        "{}",
+        &listed[..listed.len().min(2000)]
+    );
+    assert_eq!(server.stop().code(), Some(0));
+}
+
 /// A cache of `catalog` written by `--cache-only` (as a catalog image's build
 /// stage writes it), and the `--cache-dir` argument naming it.
 fn written_cache(catalog: &Path) -> (tempfile::TempDir, String) {

@@ -143,7 +143,15 @@ impl Property {
     }
 
     pub(crate) fn to_node(&self) -> Node<'_> {
-        let value = match &self.stored {
+        Node::Object(vec![
+            ("type".into(), Node::str(&self.kind)),
+            ("value".into(), self.value_node()),
+        ])
+    }
+
+    /// The value as it is written (`null` without a value).
+    fn value_node(&self) -> Node<'_> {
+        match &self.stored {
             Stored::Missing => Node::Null,
             Stored::Loaded(text) | Stored::Raw(text) => Node::Raw(text.as_ref().into()),
             // A value that cannot be read back is reported by `spill::failure`.
@@ -151,11 +159,7 @@ impl Property {
                 .read()
                 .map_or(Node::Null, |text| Node::Raw(text.into())),
             Stored::Ordered(node) => (**node).clone(),
-        };
-        Node::Object(vec![
-            ("type".into(), Node::str(&self.kind)),
-            ("value".into(), value),
-        ])
+        }
     }
 
     /// The length of the stored value's text (0 without a value).
@@ -192,14 +196,7 @@ impl Property {
     /// The value as opm writes it, compact (`Property::raw` takes it back and
     /// keeps every byte of the output).
     pub(crate) fn value_text(&self) -> String {
-        match &self.stored {
-            Stored::Missing => "null".to_owned(),
-            Stored::Loaded(text) | Stored::Raw(text) => {
-                compact_text(&Node::Raw(text.as_ref().into()))
-            }
-            Stored::Spilled(_) => compact_text(&self.to_node()),
-            Stored::Ordered(node) => compact_text(node),
-        }
+        compact_text(&self.value_node())
     }
 
     pub(crate) fn list_node(properties: &[Property]) -> Node<'_> {
