@@ -155,14 +155,19 @@ async fn get_manifest_bytes(
     authorization: Option<&str>,
 ) -> Result<Vec<u8>, FetchError> {
     let url = manifest_url(clients, reference);
+    let limit = crate::files::limits::get().pull_timeout;
+    let started = std::time::Instant::now();
+    // A request that fails once the client's read timeout has run out timed out,
+    // whatever form the timeout took in the chain of causes; other failures say
+    // what they were, causes included.
     let failed = |error: reqwest::Error| {
-        if super::timed_out(&error) {
+        if super::timed_out(&error) || started.elapsed() >= limit {
             FetchError::Silent {
                 what: "manifest",
-                limit: crate::files::limits::get().pull_timeout,
+                limit,
             }
         } else {
-            FetchError::Manifest(format!("GET {url}: {error}"))
+            FetchError::Manifest(format!("GET {url}: {}", super::with_causes(&error)))
         }
     };
     let mut response = request(clients.http.get(&url), authorization)
