@@ -24,7 +24,7 @@ use serde_json::Value;
 
 pub(crate) use decode::split_documents;
 pub(crate) use documents::{
-    manifest_documents, meta_decoder_rejects, meta_documents, meta_fields, newest_change,
+    Meta, manifest_documents, meta_decoder_rejects, meta_documents, meta_fields, newest_change,
     walk_metas,
 };
 pub(crate) use error::{LoadError, LoadErrors};

@@ -8,27 +8,37 @@ use std::path::Path;
 /// rename is done with `RENAME_NOREPLACE`, or a link then an unlink where that is
 /// missing). On any error nothing is left behind.
 pub(crate) fn create_new(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    write_then_rename(path, contents, |temporary| {
-        temporary.persist_noclobber(path)
-    })
+    write_then_rename(
+        path,
+        |file| file.write_all(contents),
+        |temporary| temporary.persist_noclobber(path),
+    )
 }
 
 /// Writes `contents` to `path`, replacing what is there in one rename: a reader
 /// sees the old file or the whole new one. On any error nothing is left behind.
 pub(crate) fn replace(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    write_then_rename(path, contents, |temporary| temporary.persist(path))
+    replace_with(path, |file| file.write_all(contents))
+}
+
+/// [`replace`] with contents that `write` writes to the file, as they come.
+pub(crate) fn replace_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    write_then_rename(path, write, |temporary| temporary.persist(path))
 }
 
 /// Writes a temporary file beside `path` (mode 0666 less the umask, as opm's files)
 /// and hands it to `rename`; the file is removed on error and on Ctrl-C.
 fn write_then_rename(
     path: &Path,
-    contents: &[u8],
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
     rename: impl FnOnce(tempfile::TempPath) -> Result<(), tempfile::PathPersistError>,
 ) -> std::io::Result<()> {
     let (mut file, temporary) = create_temporary(parent(path))?;
     let _interrupt = crate::process::interrupt::remove_on_interrupt(&temporary);
-    file.write_all(contents)?;
+    write(&mut file)?;
     file.sync_all()?;
     drop(file);
     rename(temporary).map_err(|error| error.error)

@@ -75,13 +75,11 @@ impl Bundle {
                     // Objects are checked while their values are decoded: as text
                     // they would have to be decoded again. A later `properties` key
                     // replaces an earlier one, and so do its errors.
-                    let mut index = 0;
                     object_error = None;
-                    let mut inspect = |kind: &str, value: Option<&Value>| {
+                    let mut inspect = |index: usize, kind: &str, value: Option<&Value>| {
                         if check && kind == BUNDLE_OBJECT && object_error.is_none() {
                             object_error = check_object(value).err().map(|error| (index, error));
                         }
-                        index += 1;
                     };
                     bundle.properties = Property::decode_list_inspecting(
                         &mut decoder,
@@ -199,6 +197,12 @@ impl RelatedImage {
 enum ObjectError {
     Shape(String),
     Convert(String),
+}
+
+/// Whether an `olm.bundle.object` value passes the loader's check: base64 data
+/// that is JSON or convertible YAML.
+pub(crate) fn object_is_valid(value: &Value) -> bool {
+    check_object(Some(value)).is_ok()
 }
 
 /// Checks one `olm.bundle.object` value without keeping the decoded manifest.

@@ -93,7 +93,7 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
     let mut snapshot = None;
     if let Some(cache) = &cache {
         match cache.check() {
-            cache::Check::Current(path) => snapshot = Some(path),
+            cache::Check::Current(current) => snapshot = Some(current),
             cache::Check::Absent(why) => {
                 if !options.cache_only {
                     log::warn(
@@ -126,7 +126,7 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
             &[("error", &error.to_string())],
         );
     }
-    let (catalog, from_snapshot) = load(directory, snapshot.as_deref())?;
+    let (catalog, from_snapshot) = load(directory, snapshot.as_ref())?;
     let index = build_index(&Arc::new(catalog))?;
     if let Some(failure) = crate::model::property::spill::failure() {
         return Err(Stop::Fatal(failure));
@@ -157,7 +157,9 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
         );
     }
     let view = match (catalog_name, snapshot.filter(|_| from_snapshot)) {
-        (Some(name), Some(snapshot)) => Some(http::View::from_snapshot(&snapshot, directory, name)),
+        (Some(name), Some(snapshot)) => {
+            Some(http::View::from_snapshot(&snapshot.files, directory, name))
+        }
         (Some(name), None) => Some(http::View::build(directory, name)),
         (None, _) => None,
     };
@@ -165,24 +167,28 @@ fn start(options: &Options) -> Result<ExitStatus, Stop> {
     serve(options, &Arc::new(index), view)
 }
 
-/// The catalog from the cache's snapshot files when it is current (a failure
-/// to read them is a warning), else from its directory; whether it came from
-/// the snapshot.
-fn load(directory: &Path, snapshot: Option<&[PathBuf]>) -> Result<(Catalog, bool), Stop> {
-    if let Some(files) = snapshot {
-        let root = files
+/// The catalog from the cache's snapshot when it is current (a failure to read
+/// it is a warning), else from its directory; whether it came from the snapshot.
+fn load(directory: &Path, snapshot: Option<&cache::Snapshot>) -> Result<(Catalog, bool), Stop> {
+    if let Some(snapshot) = snapshot {
+        let root = snapshot
+            .files
             .first()
             .and_then(|file| file.parent())
             .unwrap_or(Path::new(""));
-        let names: Vec<PathBuf> = files
+        let names: Vec<PathBuf> = snapshot
+            .files
             .iter()
             .filter_map(|file| file.file_name().map(PathBuf::from))
             .collect();
-        match catalog::load_listed(root, &names) {
+        let loaded = snapshot
+            .adopt()
+            .and_then(|()| catalog::load_listed(root, &names).map_err(|error| error.to_string()));
+        match loaded {
             Ok(catalog) => return Ok((catalog, true)),
             Err(error) => log::warn(
                 "cannot read the cache's snapshot: serving from the catalog",
-                &[("error", &error.to_string())],
+                &[("error", &error)],
             ),
         }
     }

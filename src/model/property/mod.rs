@@ -94,7 +94,7 @@ impl Property {
 
     /// Decodes one element of a `properties` list (a `property.Property`);
     /// `inspect` sees the decoded value before it is stored as text.
-    pub(crate) fn decode(
+    fn decode(
         decoder: &mut GoDecoder,
         value: Value,
         parent: &str,
@@ -112,6 +112,14 @@ impl Property {
                 _ => {}
             }
         }
+        // A marker of the server's cache stands for a value that was checked
+        // when the cache was written, and is not read at all.
+        if let Some(spilled) = found.as_ref().and_then(spill::adopted) {
+            return Property {
+                kind: kind.into(),
+                stored: Stored::Spilled(spilled),
+            };
+        }
         inspect(&kind, found.as_ref());
         Property::new(kind, found.as_ref())
     }
@@ -122,20 +130,26 @@ impl Property {
         value: Value,
         parent: &str,
     ) -> Box<[Property]> {
-        Property::decode_list_inspecting(decoder, value, parent, &mut |_, _| {})
+        Property::decode_list_inspecting(decoder, value, parent, &mut |_, _, _| {})
     }
 
-    /// [`Property::decode_list`], with `inspect` seeing each decoded value.
+    /// [`Property::decode_list`], with `inspect` seeing each decoded value (with
+    /// its index) that was not adopted from a server's cache.
     pub(crate) fn decode_list_inspecting(
         decoder: &mut GoDecoder,
         value: Value,
         parent: &str,
-        inspect: &mut dyn FnMut(&str, Option<&Value>),
+        inspect: &mut dyn FnMut(usize, &str, Option<&Value>),
     ) -> Box<[Property]> {
+        let mut index = 0;
         decoder
             .field("properties", |d| {
                 d.slice(value, parent, "[]property.Property", |d, item| {
-                    Property::decode(d, item, parent, inspect)
+                    let property = Property::decode(d, item, parent, &mut |kind, value| {
+                        inspect(index, kind, value);
+                    });
+                    index += 1;
+                    property
                 })
             })
             .unwrap_or_default()

@@ -163,7 +163,8 @@ impl View {
     }
 
     /// The view of a catalog whose cache snapshot holds its lines already
-    /// (`files`, in order); `directory`'s files give the time it last changed.
+    /// (`files`, in order, their markers standing for the large values of the
+    /// adopted values file); `directory`'s files give the time it last changed.
     pub(crate) fn from_snapshot(
         files: &[std::path::PathBuf],
         directory: &std::path::Path,
@@ -197,6 +198,8 @@ impl View {
                     .collect();
                 let (schema, package, name) =
                     catalog::meta_fields(strings).map_err(|error| failed(&error))?;
+                let line =
+                    crate::model::property::spill::expand(&line).map_err(|error| failed(&error))?;
                 lines.push(&line, schema, package, name)?;
             }
         }
