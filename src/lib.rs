@@ -5,6 +5,7 @@
 
 #[doc(hidden)]
 pub mod bench;
+mod build;
 mod bundle;
 mod catalog;
 pub mod cli;
@@ -90,6 +91,7 @@ fn run_command(cli: cli::Cli) -> miette::Result<ExitStatus> {
         cli::Command::Graph(args) => commands::graph::run(&args),
         cli::Command::Diff(args) => commands::diff::run(&args),
         cli::Command::Serve(args) => Ok(commands::serve::run(&args)),
+        cli::Command::Build(args) => commands::build::run(&args),
         cli::Command::Alpha(args) => match args.command {
             cli::AlphaCommand::RenderGraph(args) => commands::graph::run_render_graph(&args),
             cli::AlphaCommand::UpgradePath(args) => commands::upgrade_path::run(&args),

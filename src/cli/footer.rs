@@ -63,6 +63,10 @@ pub(crate) const ENVIRONMENT: &[(&str, &str)] = &[
         "the image cache, $XDG_CACHE_HOME/fbc (default ~/.cache/fbc)",
     ),
     (
+        "SOURCE_DATE_EPOCH",
+        "build: the time stamped on the image's files and config (default: the newest commit's)",
+    ),
+    (
         "TMPDIR",
         "where images are unpacked and validate's findings wait",
     ),
@@ -246,6 +250,30 @@ const FOOTERS: &[(&[&str], Footer)] = &[
                 (
                     "fbc serve /configs --cache-dir=/tmp/cache",
                     "serve on port 50051, as a catalog image runs it",
+                ),
+            ],
+        },
+    ),
+    (
+        &["build"],
+        Footer {
+            exit: &[
+                (0, "built, and written or pushed"),
+                (1, "the catalog is invalid"),
+                (
+                    2,
+                    "the catalog could not be loaded, the base not pulled, the image not written or pushed, or bad arguments",
+                ),
+            ],
+            environment: &[&["SOURCE_DATE_EPOCH"], FILES, PULLS, COLOUR],
+            examples: &[
+                (
+                    "fbc build catalog --base quay.io/operator-framework/opm:latest --tag quay.io/example/catalog:v1",
+                    "an opm-based catalog image, pushed",
+                ),
+                (
+                    "SOURCE_DATE_EPOCH=0 fbc build catalog --output oci:catalog-image:v1 --print-digest",
+                    "fbc's own image (from a static fbc) as an OCI layout, with its digest",
                 ),
             ],
         },

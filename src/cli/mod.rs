@@ -1,6 +1,7 @@
 //! Command-line syntax: clap derive types only. Commands resolve these into settings.
 
 mod alpha;
+mod build;
 mod completions;
 mod diff;
 mod footer;
@@ -14,6 +15,7 @@ mod validate;
 pub use alpha::{
     AlphaArgs, AlphaCommand, PathFormat, ResolveArgs, ResolveFormat, SemanticsArg, UpgradePathArgs,
 };
+pub use build::BuildArgs;
 pub use completions::{CompletionsArgs, ManArgs};
 pub use diff::{DiffArgs, DiffFormat, DiffRule};
 pub use generate::{
@@ -164,6 +166,7 @@ pub enum Command {
     Graph(GraphArgs),
     Diff(DiffArgs),
     Serve(ServeArgs),
+    Build(BuildArgs),
     /// Generate various artifacts for file-based catalogs
     Generate(GenerateArgs),
     /// Generate an olm.package blob, as `opm init` does

@@ -1,6 +1,7 @@
 //! One module per subcommand: arguments -> settings -> core -> output.
 
 pub(crate) mod authoring;
+pub(crate) mod build;
 pub(crate) mod completions;
 pub(crate) mod diff;
 pub(crate) mod generate_dockerfile;

@@ -132,7 +132,7 @@ impl Cache {
 }
 
 /// The `sha256:<hex>` digest of everything `reader` yields.
-pub(super) fn sha256_of(mut reader: impl std::io::Read) -> std::io::Result<String> {
+pub(crate) fn sha256_of(mut reader: impl std::io::Read) -> std::io::Result<String> {
     let mut hasher = Sha256::new();
     let mut buffer = vec![0; 1 << 16];
     loop {

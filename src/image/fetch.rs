@@ -8,7 +8,7 @@ use oci_client::{Client, Reference};
 use super::{LayerFile, cache, manifest};
 
 /// The manifest, the config, the layers and the bytes downloaded for them.
-pub(super) type Fetched = (OciImageManifest, String, Vec<LayerFile>, u64);
+pub(crate) type Fetched = (OciImageManifest, String, Vec<LayerFile>, u64);
 
 /// Where an image comes from: the registry, through the cache.
 pub(super) struct Registry<'a> {

@@ -6,9 +6,12 @@
 
 mod auth;
 mod cache;
+pub(crate) use cache::sha256_of;
+pub(crate) use push::{Contents, PushBlob, push};
 mod fetch;
 mod local;
 mod manifest;
+mod push;
 mod registries;
 mod unpack;
 
@@ -18,8 +21,9 @@ use std::path::{Path, PathBuf};
 use oci_client::client::{ClientConfig, ClientProtocol};
 use oci_client::{Client, Reference};
 
+pub(crate) use fetch::Fetched;
 use fetch::{
-    FetchError, Fetched, LimitedWriter, Progress, Registry, bounded, fetch, timed_out, with_causes,
+    FetchError, LimitedWriter, Progress, Registry, bounded, fetch, timed_out, with_causes,
 };
 pub(crate) use unpack::{Budget, UnpackError, layer as unpack_layer};
 
@@ -67,6 +71,9 @@ pub(crate) enum ImageError {
     #[error("failed to pull image {reference:?}: {message}")]
     #[diagnostic(code(fbc::image::pull))]
     Pull { reference: String, message: String },
+    #[error("failed to push image {reference:?}: {message}")]
+    #[diagnostic(code(fbc::image::push))]
+    Push { reference: String, message: String },
     /// registries.conf could not be read; the message names the file and line.
     #[error("{message}")]
     #[diagnostic(
@@ -182,11 +189,7 @@ pub(crate) fn pull_digest(
         reference: reference.to_owned(),
         message,
     };
-    let (manifest, config, layers, downloaded) = if local::is_local(reference) {
-        local::read(reference).map_err(failed)?
-    } else {
-        fetch_from_registry(reference, digest, options)?
-    };
+    let (manifest, config, layers, downloaded) = fetch_image(reference, digest, options)?;
     let limits = crate::files::limits::get();
     let labels = labels(&config).map_err(failed)?;
     crate::files::stale::sweep(&std::env::temp_dir(), UNPACK, "");
@@ -214,6 +217,24 @@ pub(crate) fn pull_digest(
         labels,
         downloaded,
     })
+}
+
+/// An image's manifest (for this platform), its config's text and its layer
+/// blobs as they are stored (compressed), without unpacking them: from a
+/// registry, an OCI layout (`oci:`) or a `docker-archive:`.
+pub(crate) fn fetch_image(
+    reference: &str,
+    digest: Option<&str>,
+    options: PullOptions,
+) -> Result<Fetched, ImageError> {
+    if local::is_local(reference) {
+        local::read(reference).map_err(|message| ImageError::Pull {
+            reference: reference.to_owned(),
+            message,
+        })
+    } else {
+        fetch_from_registry(reference, digest, options)
+    }
 }
 
 /// Fetches an image from the places registries.conf names for it: its mirrors in
@@ -489,7 +510,7 @@ pub(crate) enum LayerFile {
 }
 
 impl LayerFile {
-    fn path(&self) -> &std::path::Path {
+    pub(crate) fn path(&self) -> &std::path::Path {
         match self {
             LayerFile::Cached(path) => path,
             LayerFile::Temporary(path) => path,

@@ -49,6 +49,12 @@ pub(crate) enum Stop {
     Usage(String),
 }
 
+/// Writes fbc's serve cache of the catalog `directory` (checked already) into
+/// `dir`, as `--cache-only` writes it (`fbc build --cache`).
+pub(crate) fn write_cache(directory: &Path, dir: &Path) -> Result<(), String> {
+    cache::Cache::open(dir, directory).write()
+}
+
 /// Loads, checks and serves until SIGTERM or SIGINT.
 pub(crate) fn run(options: &Options) -> Result<ExitStatus, Stop> {
     log::set_debug(options.debug);

@@ -1,5 +1,6 @@
-//! Text and bytes: fast scans over long byte runs, and file names as fbc shows
-//! them in each output format.
+//! Text and bytes: fast scans over long byte runs, file names as fbc shows them
+//! in each output format, and times.
 
 pub(crate) mod bytes;
 pub(crate) mod shown;
+pub(crate) mod time;

@@ -1,0 +1,100 @@
+//! Pushing an image to a registry (`fbc build --tag`): each blob the registry
+//! does not hold yet, then the manifest under the reference's tag. The
+//! registry is reached as pulls reach it: registries.conf's location for the
+//! reference (mirrors are for pulls only), its `insecure` flag, `--use-http`,
+//! `--skip-tls-verify` and the same credentials.
+
+use std::path::PathBuf;
+
+use oci_client::{Reference, RegistryOperation};
+
+use super::fetch::{FetchError, bounded, with_causes};
+use super::{ImageError, PullOptions, auth, is_canonical, protocols, registries, with_session};
+
+/// A blob to push: its digest and where its bytes are.
+pub(crate) struct PushBlob<'a> {
+    pub(crate) digest: String,
+    pub(crate) contents: Contents<'a>,
+}
+
+pub(crate) enum Contents<'a> {
+    File(PathBuf),
+    Bytes(&'a [u8]),
+}
+
+/// Pushes `blobs` and the manifest (of `media_type`) to `reference`; the
+/// manifest's digest.
+pub(crate) fn push(
+    reference: &str,
+    blobs: &[PushBlob<'_>],
+    manifest: &[u8],
+    media_type: &str,
+    options: PullOptions,
+) -> Result<String, ImageError> {
+    let failed = |message: String| ImageError::Push {
+        reference: reference.to_owned(),
+        message,
+    };
+    reference
+        .parse::<Reference>()
+        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
+    if !is_canonical(reference) {
+        return Err(failed("repository name must be canonical".to_owned()));
+    }
+    let registries = registries::get().map_err(|error| ImageError::Config {
+        message: error.to_string(),
+    })?;
+    let source = registries
+        .sources(reference)
+        .map_err(failed)?
+        .pop()
+        .ok_or_else(|| failed("registries.conf gives no location".to_owned()))?;
+    let target: Reference = source
+        .reference
+        .parse()
+        .map_err(|error: oci_client::ParseError| {
+            failed(format!("{}: {error}", source.reference))
+        })?;
+    let credentials = auth::for_registry(target.resolve_registry()).map_err(failed)?;
+    let content_type = reqwest::header::HeaderValue::from_str(media_type)
+        .map_err(|error| failed(error.to_string()))?;
+    let digest = format!("sha256:{}", crate::digest::sha256_hex(manifest));
+    let mut last_error = String::new();
+    for (http, skip_verify) in protocols(options, source.insecure) {
+        let pushed = with_session(http, skip_verify, |runtime, clients| {
+            runtime.block_on(async {
+                let client = &clients.oci;
+                bounded(
+                    "authentication",
+                    client.auth(&target, &credentials, RegistryOperation::Push),
+                    0,
+                )
+                .await?;
+                for blob in blobs {
+                    if bounded("blob check", client.blob_exists(&target, &blob.digest), 0).await? {
+                        continue;
+                    }
+                    let data = match &blob.contents {
+                        Contents::File(path) => std::fs::read(path).map_err(FetchError::File)?,
+                        Contents::Bytes(bytes) => bytes.to_vec(),
+                    };
+                    let size = data.len() as u64;
+                    bounded("blob", client.push_blob(&target, data, &blob.digest), size).await?;
+                }
+                bounded(
+                    "manifest",
+                    client.push_manifest_raw(&target, manifest.to_vec(), content_type.clone()),
+                    0,
+                )
+                .await?;
+                Ok::<_, FetchError>(())
+            })
+        })
+        .map_err(|error| failed(error.to_string()))?;
+        match pushed {
+            Ok(()) => return Ok(digest),
+            Err(error) => last_error = with_causes(&error),
+        }
+    }
+    Err(failed(last_error))
+}
