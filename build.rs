@@ -121,6 +121,7 @@ fn test_prerequisites() {
             Path::new("/usr/bin/docker-registry").exists(),
         ),
         ("fbc_no_pre_commit", on_path("pre-commit")),
+        ("fbc_no_skopeo", on_path("skopeo")),
         ("fbc_no_jq", on_path("jq")),
         // The serve tests' client: Python's grpcio with its tools, health and
         // reflection packages (.ci/run installs them).

@@ -4,6 +4,8 @@
 #   install  the binary from the cache, or `cargo install --locked` from the action
 #   check    validate (annotations + SARIF) and, with diff, the upgrade impact
 #   finish   fail the job with the checks' worst exit status
+#   build    build and push each catalog image of `build` (action.yml runs it on
+#            pushes to the default branch only)
 # Inputs come as FBC_ACTION_* variables; results go to $GITHUB_OUTPUT, $GITHUB_PATH
 # and $GITHUB_STEP_SUMMARY, as GitHub Actions defines them.
 set -euo pipefail
@@ -151,6 +153,31 @@ diff_one() {
   return "$status"
 }
 
+build() {
+  # One `DIR=REF` per line; the images' digests go to the output `digests`.
+  local line dir ref digest digests=() options=()
+  [ -n "${FBC_ACTION_BUILD_BASE:-}" ] && options+=("--base=$FBC_ACTION_BUILD_BASE")
+  while IFS= read -r line || [ -n "$line" ]; do
+    line="${line#"${line%%[![:space:]]*}"}"
+    line="${line%"${line##*[![:space:]]}"}"
+    [ -n "$line" ] || continue
+    dir="${line%%=*}"
+    ref="${line#*=}"
+    if [ "$dir" = "$line" ] || [ -z "$dir" ] || [ -z "$ref" ]; then
+      echo "::error title=fbc::\`$line\` is not DIR=REF (input \`build\`)"
+      exit 2
+    fi
+    if ! inside_repository "$dir"; then
+      echo "::error title=fbc::\`$dir\` leads outside the repository; the action builds catalogs of the repository only"
+      exit 2
+    fi
+    # `--tag=VALUE` and `--` keep every input a value or a path, never an option.
+    digest=$(fbc build "${options[@]}" --tag="$ref" --print-digest -- "$dir")
+    digests+=("$ref@$digest")
+  done <<<"${FBC_ACTION_BUILD:-}"
+  echo "digests=${digests[*]}" >>"$GITHUB_OUTPUT"
+}
+
 finish() {
   local status="${FBC_ACTION_STATUS:-2}"
   [ -n "$status" ] || status=2
@@ -158,9 +185,9 @@ finish() {
 }
 
 case "${1:-}" in
-  key | install | check | finish) "$1" ;;
+  key | install | check | finish | build) "$1" ;;
   *)
-    echo "usage: $0 key|install|check|finish" >&2
+    echo "usage: $0 key|install|check|finish|build" >&2
     exit 2
     ;;
 esac

@@ -147,7 +147,7 @@ fn oci_media_type(media_type: &str) -> Option<&'static str> {
 }
 
 /// Go's name of this machine's architecture, as image configs give it.
-fn go_arch() -> &'static str {
+pub(super) fn go_arch() -> &'static str {
     match std::env::consts::ARCH {
         "x86_64" => "amd64",
         "aarch64" => "arm64",

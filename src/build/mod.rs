@@ -31,6 +31,7 @@ const CONFIGS_LABEL: &str = "operators.operatorframework.io.index.configs.v1";
 const CACHE: &str = "tmp/cache";
 
 const MANIFEST_TYPE: &str = "application/vnd.oci.image.manifest.v1+json";
+const INDEX_TYPE: &str = "application/vnd.oci.image.index.v1+json";
 const CONFIG_TYPE: &str = "application/vnd.oci.image.config.v1+json";
 
 /// What to build.
@@ -109,15 +110,15 @@ pub(crate) struct Blob {
     pub(crate) path: PathBuf,
 }
 
-/// A built image: its manifest and config, and its layers' files (kept until it
-/// is dropped).
+/// One platform's image: its manifest and config, and its layers' files (kept
+/// until it is dropped).
 pub(crate) struct Image {
     pub(crate) manifest: Vec<u8>,
     pub(crate) config: Vec<u8>,
     pub(crate) layers: Vec<Blob>,
+    /// The platform, as the base's index gives it (none for a single image).
+    platform: Option<oci_client::manifest::Platform>,
     _base: base::Base,
-    _catalog: tempfile::TempPath,
-    _cache: Option<tempfile::TempDir>,
 }
 
 impl Image {
@@ -130,25 +131,6 @@ impl Image {
         Descriptor::new(MANIFEST_TYPE, self.digest(), self.manifest.len() as u64)
     }
 
-    /// Pushes the image to `reference`; its digest.
-    pub(crate) fn push(&self, reference: &str, options: PullOptions) -> Result<String, BuildError> {
-        use crate::image::{Contents, PushBlob};
-        let mut blobs: Vec<PushBlob<'_>> = self
-            .layers
-            .iter()
-            .map(|blob| PushBlob {
-                digest: blob.descriptor.digest.clone(),
-                contents: Contents::File(blob.path.clone()),
-            })
-            .collect();
-        blobs.push(PushBlob {
-            digest: self.config_descriptor().digest,
-            contents: Contents::Bytes(&self.config),
-        });
-        crate::image::push(reference, &blobs, &self.manifest, MANIFEST_TYPE, options)
-            .map_err(BuildError::Push)
-    }
-
     pub(crate) fn config_descriptor(&self) -> Descriptor {
         Descriptor::new(
             CONFIG_TYPE,
@@ -156,19 +138,104 @@ impl Image {
             self.config.len() as u64,
         )
     }
+
+    /// Whether this is the image for this machine (linux on its architecture).
+    fn is_host(&self) -> bool {
+        self.platform.as_ref().is_none_or(|platform| {
+            platform.os.to_string() == "linux"
+                && platform.architecture.to_string() == base::go_arch()
+        })
+    }
 }
 
-/// Builds the image of `options.directory` (checked already).
-pub(crate) fn build(options: &Options) -> Result<Image, BuildError> {
+/// What `fbc build` made: an image per platform of the base, and the index
+/// naming them when there are several; the catalog's layer is shared.
+pub(crate) struct Built {
+    pub(crate) images: Vec<Image>,
+    index: Option<Vec<u8>>,
+    _catalog: tempfile::TempPath,
+    _cache: Option<tempfile::TempDir>,
+}
+
+impl Built {
+    /// The document a tag names: the index, or the one image's manifest.
+    pub(crate) fn top(&self) -> (&[u8], &'static str) {
+        match &self.index {
+            Some(index) => (index, INDEX_TYPE),
+            None => (&self.images[0].manifest, MANIFEST_TYPE),
+        }
+    }
+
+    /// `sha256:...` of [`Built::top`]: the digest `--print-digest` gives.
+    pub(crate) fn digest(&self) -> String {
+        format!("sha256:{}", crate::digest::sha256_hex(self.top().0))
+    }
+
+    pub(crate) fn top_descriptor(&self) -> Descriptor {
+        let (bytes, media_type) = self.top();
+        Descriptor::new(media_type, self.digest(), bytes.len() as u64)
+    }
+
+    /// The image for this machine's platform, else the first.
+    pub(crate) fn host_image(&self) -> &Image {
+        self.images
+            .iter()
+            .find(|image| image.is_host())
+            .unwrap_or(&self.images[0])
+    }
+
+    /// Pushes every image (each manifest by its digest) and then the document
+    /// the tag names; its digest.
+    pub(crate) fn push(&self, reference: &str, options: PullOptions) -> Result<String, BuildError> {
+        use crate::image::{Contents, PushBlob};
+        let mut blobs: Vec<PushBlob<'_>> = Vec::new();
+        let mut manifests: Vec<(&[u8], &str)> = Vec::new();
+        for image in &self.images {
+            for blob in &image.layers {
+                if !blobs
+                    .iter()
+                    .any(|known| known.digest == blob.descriptor.digest)
+                {
+                    blobs.push(PushBlob {
+                        digest: blob.descriptor.digest.clone(),
+                        contents: Contents::File(blob.path.clone()),
+                    });
+                }
+            }
+            blobs.push(PushBlob {
+                digest: image.config_descriptor().digest,
+                contents: Contents::Bytes(&image.config),
+            });
+            manifests.push((&image.manifest, MANIFEST_TYPE));
+        }
+        if self.index.is_none() {
+            manifests.clear();
+        }
+        manifests.push(self.top());
+        crate::image::push(reference, &blobs, &manifests, options).map_err(BuildError::Push)
+    }
+}
+
+/// Builds the image of `options.directory` (checked already): one per platform
+/// when the base is an index of several.
+pub(crate) fn build(options: &Options) -> Result<Built, BuildError> {
     let mtime = epoch(&options.directory)?;
     for (key, _) in &options.labels {
         if key == CONFIGS_LABEL {
             return Err(BuildError::Label(key.clone()));
         }
     }
-    let base = match &options.base {
-        None => base::own(mtime)?,
-        Some(reference) => base::pulled(reference, options.pull)?,
+    let bases = match &options.base {
+        None => vec![(base::own(mtime)?, None)],
+        Some(reference) => match crate::image::platforms(reference, options.pull)
+            .map_err(|error| BuildError::Base(error.to_string()))?
+        {
+            Some(platforms) if !platforms.is_empty() => platforms
+                .into_iter()
+                .map(|(image, platform)| Ok((base::pulled(&image, options.pull)?, Some(platform))))
+                .collect::<Result<Vec<_>, BuildError>>()?,
+            _ => vec![(base::pulled(reference, options.pull)?, None)],
+        },
     };
     let mut entries = layer::tree(&options.directory, CONFIGS)
         .map_err(|error| BuildError::Layer(error.to_string()))?;
@@ -188,30 +255,66 @@ pub(crate) fn build(options: &Options) -> Result<Image, BuildError> {
     };
     let catalog =
         layer::write(&entries, mtime).map_err(|error| BuildError::Layer(error.to_string()))?;
-    let config = config(&base, &catalog.diff_id, options, mtime);
-    let config = serde_json::to_vec(&config).expect("a JSON value is written");
-    let mut layers: Vec<Blob> = base
-        .layers
-        .iter()
-        .map(|blob| Blob {
-            descriptor: blob.descriptor.clone(),
-            path: blob.path.clone(),
+    let several = bases.len() > 1;
+    let images: Vec<Image> = bases
+        .into_iter()
+        .map(|(base, platform)| {
+            let config = config(&base, &catalog.diff_id, options, mtime);
+            let config = serde_json::to_vec(&config).expect("a JSON value is written");
+            let mut layers: Vec<Blob> = base
+                .layers
+                .iter()
+                .map(|blob| Blob {
+                    descriptor: blob.descriptor.clone(),
+                    path: blob.path.clone(),
+                })
+                .collect();
+            layers.push(Blob {
+                descriptor: Descriptor::new(base::OCI_LAYER, catalog.digest.clone(), catalog.size),
+                path: catalog.file.to_path_buf(),
+            });
+            let mut image = Image {
+                manifest: Vec::new(),
+                config,
+                layers,
+                platform,
+                _base: base,
+            };
+            image.manifest = manifest(&image);
+            image
         })
         .collect();
-    layers.push(Blob {
-        descriptor: Descriptor::new(base::OCI_LAYER, catalog.digest.clone(), catalog.size),
-        path: catalog.file.to_path_buf(),
-    });
-    let mut image = Image {
-        manifest: Vec::new(),
-        config,
-        layers,
-        _base: base,
+    let index = several.then(|| index(&images));
+    Ok(Built {
+        images,
+        index,
         _catalog: catalog.file,
         _cache: cache,
-    };
-    image.manifest = manifest(&image);
-    Ok(image)
+    })
+}
+
+/// The OCI index of several platforms' images.
+fn index(images: &[Image]) -> Vec<u8> {
+    let manifests: Vec<Value> = images
+        .iter()
+        .map(|image| {
+            let mut entry =
+                serde_json::to_value(image.manifest_descriptor()).expect("a descriptor is written");
+            if let (Value::Object(entry), Some(platform)) = (&mut entry, &image.platform) {
+                entry.insert(
+                    "platform".to_owned(),
+                    serde_json::to_value(platform).expect("a platform is written"),
+                );
+            }
+            entry
+        })
+        .collect();
+    serde_json::to_vec(&json!({
+        "schemaVersion": 2,
+        "mediaType": INDEX_TYPE,
+        "manifests": manifests,
+    }))
+    .expect("an index is written")
 }
 
 /// The base's config with the catalog: its layer's diff ID and history entry,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::{BuildError, Image};
+use super::{BuildError, Built, Image};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Output {
@@ -38,10 +38,14 @@ impl Output {
         }
     }
 
-    pub(crate) fn write(&self, image: &Image) -> Result<(), BuildError> {
+    /// Writes `built`: every platform's image to a layout, this machine's (a
+    /// docker-archive holds one) to an archive.
+    pub(crate) fn write(&self, built: &Built) -> Result<(), BuildError> {
         match self {
-            Output::Oci { path, tag } => write_layout(image, path, tag.as_deref()),
-            Output::DockerArchive { path, name } => write_archive(image, path, name.as_deref()),
+            Output::Oci { path, tag } => write_layout(built, path, tag.as_deref()),
+            Output::DockerArchive { path, name } => {
+                write_archive(built.host_image(), path, name.as_deref())
+            }
         }
     }
 }
@@ -52,7 +56,7 @@ fn failed(path: &Path, error: &dyn std::fmt::Display) -> BuildError {
 
 /// An OCI image layout made beside `path`, then renamed to it; an existing
 /// `path` is left alone.
-fn write_layout(image: &Image, path: &Path, tag: Option<&str>) -> Result<(), BuildError> {
+fn write_layout(built: &Built, path: &Path, tag: Option<&str>) -> Result<(), BuildError> {
     if std::fs::symlink_metadata(path).is_ok() {
         return Err(failed(
             path,
@@ -74,20 +78,25 @@ fn write_layout(image: &Image, path: &Path, tag: Option<&str>) -> Result<(), Bui
         let target = made.path().join(name);
         std::fs::write(&target, bytes).map_err(|error| failed(&target, &error))
     };
-    for blob in &image.layers {
-        let target = blobs.join(blob.descriptor.hex());
-        std::fs::copy(&blob.path, &target).map_err(|error| failed(&target, &error))?;
+    for image in &built.images {
+        for blob in &image.layers {
+            let target = blobs.join(blob.descriptor.hex());
+            if !target.exists() {
+                std::fs::copy(&blob.path, &target).map_err(|error| failed(&target, &error))?;
+            }
+        }
+        write(
+            &format!("blobs/sha256/{}", image.config_descriptor().hex()),
+            &image.config,
+        )?;
+        write(
+            &format!("blobs/sha256/{}", image.manifest_descriptor().hex()),
+            &image.manifest,
+        )?;
     }
-    write(
-        &format!("blobs/sha256/{}", image.config_descriptor().hex()),
-        &image.config,
-    )?;
-    write(
-        &format!("blobs/sha256/{}", image.manifest_descriptor().hex()),
-        &image.manifest,
-    )?;
+    let mut descriptor = built.top_descriptor();
+    write(&format!("blobs/sha256/{}", descriptor.hex()), built.top().0)?;
     write("oci-layout", br#"{"imageLayoutVersion":"1.0.0"}"#)?;
-    let mut descriptor = image.manifest_descriptor();
     if let Some(tag) = tag {
         descriptor.annotations = Some(
             [(

@@ -59,7 +59,7 @@ pub(crate) fn run(args: &BuildArgs) -> miette::Result<ExitStatus> {
         eprintln!("fbc build: the catalog is not valid: no image was built");
         return Ok(checked);
     }
-    let image = build::build(&build::Options {
+    let built = build::build(&build::Options {
         directory: args.directory.clone(),
         base: args.base.clone(),
         labels,
@@ -67,14 +67,14 @@ pub(crate) fn run(args: &BuildArgs) -> miette::Result<ExitStatus> {
         pull,
     })?;
     for output in &outputs {
-        output.write(&image)?;
+        output.write(&built)?;
     }
     if let Some(tag) = &args.tag {
-        let digest = image.push(tag, pull)?;
+        let digest = built.push(tag, pull)?;
         eprintln!("pushed {tag} ({digest})");
     }
     if args.print_digest {
-        println!("{}", image.digest());
+        println!("{}", built.digest());
     }
     Ok(ExitStatus::Success)
 }

@@ -57,6 +57,21 @@ pub(super) async fn manifest_and_config(
     Ok((manifest, config))
 }
 
+/// The images of the index `reference` names, or `None` when it names one image.
+pub(super) async fn index_entries(
+    clients: &Clients,
+    reference: &Reference,
+    credentials: &RegistryAuth,
+) -> Result<Option<Vec<oci_client::manifest::ImageIndexEntry>>, FetchError> {
+    let authorization = authorization(clients, reference, credentials).await?;
+    Ok(
+        match get_manifest(clients, reference, authorization.as_deref()).await? {
+            OciManifest::Image(_) => None,
+            OciManifest::ImageIndex(index) => Some(index.manifests),
+        },
+    )
+}
+
 /// The `Authorization` header for pulls from the registry, if it needs one.
 async fn authorization(
     clients: &Clients,

@@ -237,6 +237,79 @@ pub(crate) fn fetch_image(
     }
 }
 
+/// The images of a multi-platform image that the registry reference names: each
+/// image's reference (by digest) with its platform, in the index's order, without
+/// attestations (platform `unknown`). `None` when it names a single image, or
+/// for a local image (resolved to this platform when it is read).
+pub(crate) fn platforms(
+    reference: &str,
+    options: PullOptions,
+) -> Result<Option<Vec<(String, oci_client::manifest::Platform)>>, ImageError> {
+    if local::is_local(reference) {
+        return Ok(None);
+    }
+    let failed = |message: String| ImageError::Pull {
+        reference: reference.to_owned(),
+        message,
+    };
+    reference
+        .parse::<Reference>()
+        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
+    if !is_canonical(reference) {
+        return Err(failed("repository name must be canonical".to_owned()));
+    }
+    let registries = registries::get().map_err(|error| ImageError::Config {
+        message: error.to_string(),
+    })?;
+    let mut last_error = String::new();
+    for source in registries.sources(reference).map_err(failed)? {
+        let parsed: Reference =
+            source
+                .reference
+                .parse()
+                .map_err(|error: oci_client::ParseError| {
+                    failed(format!("{}: {error}", source.reference))
+                })?;
+        let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
+        for (http, skip_verify) in protocols(options, source.insecure) {
+            let asked = with_session(http, skip_verify, |runtime, clients| {
+                runtime.block_on(fetch::bounded(
+                    "manifest",
+                    manifest::index_entries(clients, &parsed, &credentials),
+                    0,
+                ))
+            })
+            .map_err(|error| failed(error.to_string()))?;
+            match asked {
+                Ok(entries) => {
+                    let name: Reference = reference
+                        .parse()
+                        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
+                    return Ok(entries.map(|entries| {
+                        entries
+                            .into_iter()
+                            .filter_map(|entry| {
+                                let platform = entry.platform?;
+                                (platform.os.to_string() != "unknown").then(|| {
+                                    let image = Reference::with_digest(
+                                        name.registry().to_owned(),
+                                        name.repository().to_owned(),
+                                        entry.digest,
+                                    );
+                                    (image.whole(), platform)
+                                })
+                            })
+                            .collect()
+                    }));
+                }
+                Err(error) if source.reference == reference => last_error = with_causes(&error),
+                Err(error) => last_error = format!("{}: {}", source.reference, with_causes(&error)),
+            }
+        }
+    }
+    Err(failed(last_error))
+}
+
 /// Fetches an image from the places registries.conf names for it: its mirrors in
 /// order, then its location; the first that serves it wins.
 fn fetch_from_registry(

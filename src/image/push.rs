@@ -22,13 +22,12 @@ pub(crate) enum Contents<'a> {
     Bytes(&'a [u8]),
 }
 
-/// Pushes `blobs` and the manifest (of `media_type`) to `reference`; the
-/// manifest's digest.
+/// Pushes `blobs`, then the manifests (bytes and media type): each but the last
+/// by its digest, the last under `reference`; the last one's digest.
 pub(crate) fn push(
     reference: &str,
     blobs: &[PushBlob<'_>],
-    manifest: &[u8],
-    media_type: &str,
+    manifests: &[(&[u8], &str)],
     options: PullOptions,
 ) -> Result<String, ImageError> {
     let failed = |message: String| ImageError::Push {
@@ -56,9 +55,26 @@ pub(crate) fn push(
             failed(format!("{}: {error}", source.reference))
         })?;
     let credentials = auth::for_registry(target.resolve_registry()).map_err(failed)?;
-    let content_type = reqwest::header::HeaderValue::from_str(media_type)
-        .map_err(|error| failed(error.to_string()))?;
-    let digest = format!("sha256:{}", crate::digest::sha256_hex(manifest));
+    let digest_of = |bytes: &[u8]| format!("sha256:{}", crate::digest::sha256_hex(bytes));
+    let mut documents = Vec::with_capacity(manifests.len());
+    for (index, (bytes, media_type)) in manifests.iter().enumerate() {
+        let content_type = reqwest::header::HeaderValue::from_str(media_type)
+            .map_err(|error| failed(error.to_string()))?;
+        let place = if index + 1 == manifests.len() {
+            target.clone()
+        } else {
+            Reference::with_digest(
+                target.registry().to_owned(),
+                target.repository().to_owned(),
+                digest_of(bytes),
+            )
+        };
+        documents.push((place, *bytes, content_type));
+    }
+    let digest = manifests
+        .last()
+        .map(|(bytes, _)| digest_of(bytes))
+        .unwrap_or_default();
     let mut last_error = String::new();
     for (http, skip_verify) in protocols(options, source.insecure) {
         let pushed = with_session(http, skip_verify, |runtime, clients| {
@@ -81,12 +97,14 @@ pub(crate) fn push(
                     let size = data.len() as u64;
                     bounded("blob", client.push_blob(&target, data, &blob.digest), size).await?;
                 }
-                bounded(
-                    "manifest",
-                    client.push_manifest_raw(&target, manifest.to_vec(), content_type.clone()),
-                    0,
-                )
-                .await?;
+                for (place, bytes, content_type) in &documents {
+                    bounded(
+                        "manifest",
+                        client.push_manifest_raw(place, bytes.to_vec(), content_type.clone()),
+                        0,
+                    )
+                    .await?;
+                }
                 Ok::<_, FetchError>(())
             })
         })

@@ -315,6 +315,66 @@ fn the_action_s_inputs_are_paths_and_values_never_options() {
     assert_eq!(step.output("status").as_deref(), Some("2"));
 }
 
+/// The `build` input: each `DIR=REF` built and pushed (the registry reached as
+/// registries.conf says), the digests in the output; an input that is not
+/// `DIR=REF`, or an option, builds nothing.
+#[test]
+#[cfg_attr(fbc_no_registry, ignore = "needs docker-registry")]
+fn the_action_builds_and_pushes_catalog_images() {
+    let registry = crate::image::start_registry();
+    let repo = catalog_repository(|_| {});
+    let github = tempfile::tempdir().expect("temporary directory");
+    let conf = github.path().join("registries.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "[[registry]]\nlocation = \"{}\"\ninsecure = true\n",
+            registry.address
+        ),
+    )
+    .expect("written");
+    let step = Step {
+        dir: repo.path(),
+        github: github.path(),
+    };
+    let base = format!(
+        "oci:{}:v0.3.0",
+        testdata("examples/hello-bundle-oci").display()
+    );
+    let reference = format!("{}/example/catalog:v1", registry.address);
+    let conf = conf.to_str().expect("UTF-8 path");
+    let run = |build: &str| {
+        step.run(
+            "build",
+            &[
+                ("FBC_ACTION_BUILD", build),
+                ("FBC_ACTION_BUILD_BASE", &base),
+                ("CONTAINERS_REGISTRIES_CONF", conf),
+            ],
+            None,
+        )
+    };
+    let output = run(&format!("\n  catalog={reference}\n"));
+    assert!(output.status.success(), "{}", crate::stderr(&output));
+    let digests = step.output("digests").expect("the digests");
+    assert!(
+        digests.starts_with(&format!("{reference}@sha256:")),
+        "{digests}"
+    );
+    let rendered = crate::fbc()
+        .args(["render", &reference, "--use-http"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        crate::stdout(&rendered),
+        crate::stdout(&crate::run(&["render", "testdata/examples/hello-catalog"]))
+    );
+    for bad in ["catalog", "--help=x", "../out=x"] {
+        let output = run(bad);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+}
+
 #[test]
 fn the_action_installs_with_cargo_once_then_from_the_cache() {
     let home = tempfile::tempdir().expect("temporary directory");

@@ -3,6 +3,7 @@
 
 mod authoring;
 mod bounded_reads;
+mod build;
 mod bundle;
 mod diff;
 mod fake_registry;

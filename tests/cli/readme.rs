@@ -74,6 +74,7 @@ pages! {
     docs_templates => "docs/templates.md",
     docs_resolve => "docs/resolve.md",
     docs_generate => "docs/generate.md",
+    docs_build => "docs/build.md",
     docs_limits => "docs/limits.md",
     docs_differences => "docs/differences.md",
     docs_development => "docs/development.md",

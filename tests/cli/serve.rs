@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::{corpus, fbc, run, stderr};
 
 /// A running `fbc serve`, stopped (SIGKILL) when dropped if a test did not stop it.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     port: u16,
     log: Arc<Mutex<String>>,
@@ -22,7 +22,7 @@ struct Server {
 impl Server {
     /// Starts serving `directory` on a port the system chooses, and waits until
     /// the server says it serves (the port opens only then).
-    fn start(directory: &Path, extra: &[&str]) -> Server {
+    pub(crate) fn start(directory: &Path, extra: &[&str]) -> Server {
         Server::start_with(directory, extra, &[])
     }
 
@@ -82,11 +82,11 @@ impl Server {
             .to_owned()
     }
 
-    fn address(&self) -> String {
+    pub(crate) fn address(&self) -> String {
         format!("127.0.0.1:{}", self.port)
     }
 
-    fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         self.log.lock().expect("log").clone()
     }
 
@@ -102,7 +102,7 @@ impl Server {
     }
 
     /// SIGTERM, then the exit status (within 20 s: the grace period is 10 s).
-    fn stop(mut self) -> ExitStatus {
+    pub(crate) fn stop(mut self) -> ExitStatus {
         let status = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()
@@ -131,7 +131,7 @@ impl Drop for Server {
     }
 }
 
-fn probe(args: &[&str]) -> std::process::Output {
+pub(crate) fn probe(args: &[&str]) -> std::process::Output {
     Command::new("python3")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/serve/probe.py"))
         .args(args)
