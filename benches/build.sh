@@ -26,7 +26,7 @@ storage:
 http:
   addr: 127.0.0.1:$port
 YAML
-/usr/bin/docker-registry serve "$work/registry.yml" 2>/dev/null &
+/usr/bin/docker-registry serve "$work/registry.yml" >/dev/null 2>&1 &
 registry=$!
 for _ in $(seq 100); do
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
