@@ -27,9 +27,14 @@ pub(super) const OCI_LAYER: &str = "application/vnd.oci.image.layer.v1.tar+gzip"
 pub(super) fn own(mtime: u64) -> Result<Base, BuildError> {
     let exe = std::env::current_exe()
         .map_err(|error| BuildError::Base(format!("cannot find this fbc's binary: {error}")))?;
-    let bytes = std::fs::read(&exe)
+    // The ELF header and program headers are at the start of the file.
+    let mut head = Vec::new();
+    std::fs::File::open(&exe)
+        .and_then(|file| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, 64 << 10), &mut head)
+        })
         .map_err(|error| BuildError::Base(format!("{}: {error}", exe.display())))?;
-    if !is_static(&bytes) {
+    if !is_static(&head) {
         return Err(BuildError::NotStatic { binary: exe });
     }
     let entries = [
@@ -110,12 +115,10 @@ pub(super) fn pulled(reference: &str, options: PullOptions) -> Result<Base, Buil
             .len();
         let digest = crate::image::sha256_of(opened).map_err(|error| failed(error.to_string()))?;
         let mut copied = Descriptor::new(media_type, digest, size);
-        copied.annotations.clone_from(
-            &descriptor
-                .annotations
-                .clone()
-                .map(|map| map.into_iter().collect()),
-        );
+        copied.annotations = descriptor
+            .annotations
+            .clone()
+            .map(|map| map.into_iter().collect());
         layers.push(Blob {
             descriptor: copied,
             path: file.path().to_path_buf(),

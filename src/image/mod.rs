@@ -252,15 +252,8 @@ pub(crate) fn platforms(
         reference: reference.to_owned(),
         message,
     };
-    reference
-        .parse::<Reference>()
-        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
-    if !is_canonical(reference) {
-        return Err(failed("repository name must be canonical".to_owned()));
-    }
-    let registries = registries::get().map_err(|error| ImageError::Config {
-        message: error.to_string(),
-    })?;
+    check_reference(reference, failed)?;
+    let registries = registries_conf()?;
     let mut last_error = String::new();
     for source in registries.sources(reference).map_err(failed)? {
         let parsed: Reference =
@@ -310,6 +303,28 @@ pub(crate) fn platforms(
     Err(failed(last_error))
 }
 
+/// Checks that `reference` parses and is canonical; `failed` words the error.
+fn check_reference(
+    reference: &str,
+    failed: impl Fn(String) -> ImageError,
+) -> Result<(), ImageError> {
+    reference
+        .parse::<Reference>()
+        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
+    if is_canonical(reference) {
+        Ok(())
+    } else {
+        Err(failed("repository name must be canonical".to_owned()))
+    }
+}
+
+/// registries.conf, read once.
+fn registries_conf() -> Result<&'static registries::Registries, ImageError> {
+    registries::get().map_err(|error| ImageError::Config {
+        message: error.to_string(),
+    })
+}
+
 /// Fetches an image from the places registries.conf names for it: its mirrors in
 /// order, then its location; the first that serves it wins.
 fn fetch_from_registry(
@@ -321,22 +336,14 @@ fn fetch_from_registry(
         reference: reference.to_owned(),
         message,
     };
-    reference
-        .parse::<Reference>()
-        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
-    if !is_canonical(reference) {
-        return Err(failed("repository name must be canonical".to_owned()));
-    }
+    check_reference(reference, failed)?;
     let sources = if options.offline {
         vec![registries::Source {
             reference: reference.to_owned(),
             insecure: false,
         }]
     } else {
-        let registries = registries::get().map_err(|error| ImageError::Config {
-            message: error.to_string(),
-        })?;
-        registries.sources(reference).map_err(failed)?
+        registries_conf()?.sources(reference).map_err(failed)?
     };
     let cache = if options.no_cache {
         None

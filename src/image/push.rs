@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use oci_client::{Reference, RegistryOperation};
 
 use super::fetch::{FetchError, bounded, with_causes};
-use super::{ImageError, PullOptions, auth, is_canonical, protocols, registries, with_session};
+use super::{
+    ImageError, PullOptions, auth, check_reference, protocols, registries_conf, with_session,
+};
 
 /// A blob to push: its digest and where its bytes are.
 pub(crate) struct PushBlob<'a> {
@@ -34,15 +36,8 @@ pub(crate) fn push(
         reference: reference.to_owned(),
         message,
     };
-    reference
-        .parse::<Reference>()
-        .map_err(|error: oci_client::ParseError| failed(error.to_string()))?;
-    if !is_canonical(reference) {
-        return Err(failed("repository name must be canonical".to_owned()));
-    }
-    let registries = registries::get().map_err(|error| ImageError::Config {
-        message: error.to_string(),
-    })?;
+    check_reference(reference, failed)?;
+    let registries = registries_conf()?;
     let source = registries
         .sources(reference)
         .map_err(failed)?
