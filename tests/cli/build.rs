@@ -415,3 +415,68 @@ fn base_of_two_platforms(address: &str) -> String {
     assert!(put.status.success(), "{}", stderr(&put));
     format!("{address}/base:multi")
 }
+
+/// A registry that asks for credentials gets those of the auth file, as pulls
+/// send them; without them the push fails, naming the registry's answer.
+#[test]
+#[cfg_attr(fbc_no_registry, ignore = "needs docker-registry")]
+fn pushes_send_the_registrys_credentials() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    // User `fbc`, password `secret` (bcrypt, as the registry's htpasswd wants it).
+    let registry = super::image::start_registry_with(
+        &address,
+        "auth:\n  htpasswd:\n    realm: fbc-test\n    path: {storage}/htpasswd\n",
+    );
+    let storage = registry
+        .log
+        .parent()
+        .expect("the registry's directory")
+        .to_path_buf();
+    std::fs::write(
+        storage.join("htpasswd"),
+        "fbc:$2b$12$Z5dHqJAt75V7n5eJe283w.KEeVyF8szXM35GFZZyxgn5P8kdEJkCu\n",
+    )
+    .expect("written");
+    let reference = format!("{address}/catalogs/hello:v1");
+    let push = |auth_file: Option<&Path>| {
+        let mut command = fbc();
+        command
+            .arg("build")
+            .arg(catalog())
+            .arg(base())
+            .arg(format!("--tag={reference}"))
+            .arg("--use-http");
+        if let Some(file) = auth_file {
+            command.env("REGISTRY_AUTH_FILE", file);
+        }
+        command.output().expect("runs")
+    };
+    let output = push(None);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("401 Unauthorized"),
+        "{}",
+        stderr(&output)
+    );
+    let auth = storage.join("auth.json");
+    std::fs::write(
+        &auth,
+        format!(r#"{{"auths":{{"{address}":{{"auth":"ZmJjOnNlY3JldA=="}}}}}}"#),
+    )
+    .expect("written");
+    let output = push(Some(&auth));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rendered = fbc()
+        .args(["render", &reference, "--use-http"])
+        .env("REGISTRY_AUTH_FILE", &auth)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        stdout(&rendered),
+        render(catalog().to_str().expect("UTF-8"), &[])
+    );
+}

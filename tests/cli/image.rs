@@ -57,6 +57,12 @@ pub(crate) fn start_registry() -> Registry {
 /// `#[cfg_attr(fbc_no_registry, ignore = ...)]`, which build.rs sets where
 /// docker-registry is not installed (never under `CI`, where its absence fails here).
 pub(crate) fn start_registry_at(address: &str) -> Registry {
+    start_registry_with(address, "")
+}
+
+/// [`start_registry_at`] with more lines of the registry's configuration
+/// (`auth:`, ...), which may name `{storage}`, the registry's own directory.
+pub(crate) fn start_registry_with(address: &str, more: &str) -> Registry {
     assert!(
         Path::new(REGISTRY).exists(),
         "{REGISTRY} is not installed (apt-get install docker-registry); after installing \
@@ -66,8 +72,9 @@ pub(crate) fn start_registry_at(address: &str) -> Registry {
     let storage = tempfile::tempdir().expect("registry storage");
     let config = storage.path().join("config.yml");
     let text = format!(
-        "version: 0.1\nlog:\n  level: info\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: {address}\n",
-        storage.path().join("data").display()
+        "version: 0.1\nlog:\n  level: info\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: {}\nhttp:\n  addr: {address}\n{}",
+        storage.path().join("data").display(),
+        more.replace("{storage}", &storage.path().display().to_string())
     );
     std::fs::write(&config, text).expect("registry config");
     let log = storage.path().join("registry.log");
