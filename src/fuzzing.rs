@@ -46,8 +46,8 @@ pub fn index_ignore(data: &[u8]) {
 pub fn skip_range(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let (range, version) = text.split_once('\n').unwrap_or((&text, "1.0.0"));
-    let parsed = crate::semver_range::Range::parse(range);
-    if let (Ok(range), Ok(version)) = (parsed, crate::semver::Version::parse(version)) {
+    let parsed = crate::go::semver::range::Range::parse(range);
+    if let (Ok(range), Ok(version)) = (parsed, crate::go::semver::Version::parse(version)) {
         let _ = range.contains(&version);
     }
 }

@@ -25,8 +25,6 @@ mod model;
 mod output;
 mod process;
 mod resolve;
-mod semver;
-mod semver_range;
 mod serve;
 mod source;
 mod template;

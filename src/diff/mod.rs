@@ -5,9 +5,7 @@
 
 pub(crate) mod changes;
 pub(crate) mod impact;
-pub(crate) mod json;
-pub(crate) mod markdown;
-pub(crate) mod text;
+pub(crate) mod report;
 
 use std::collections::BTreeSet;
 
@@ -15,11 +13,11 @@ use rayon::prelude::*;
 
 use crate::catalog::{Catalog, Location};
 use crate::go::fmt::quote;
+use crate::go::semver::Version;
 use crate::graph::deprecations::Deprecations;
 use crate::graph::error::GraphError;
 use crate::graph::upgrade::Semantics;
 use crate::graph::upgrade::package::{PackageGraph, Packages};
-use crate::semver::Version;
 
 use changes::{ChannelDiff, PackageDiff, Status, index, package_diff};
 use impact::{Installation, Reach, Sides, installations};

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use crate::go::fmt::quote;
+use crate::go::semver::Version;
+use crate::go::semver::range::Range;
 use crate::model::channel::ChannelEntry;
-use crate::semver::Version;
-use crate::semver_range::Range;
 
 /// How an entry declares that it upgrades another bundle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

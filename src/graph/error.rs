@@ -2,7 +2,7 @@
 //! word, and the upgrade-path input errors.
 
 use crate::go::fmt::quote;
-use crate::semver::SemverError;
+use crate::go::semver::SemverError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
 pub(crate) enum GraphError {

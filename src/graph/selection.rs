@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use crate::catalog::Catalog;
+use crate::go::semver::Version;
+use crate::go::semver::range::Range;
 use crate::model::channel::ChannelEntry;
-use crate::semver::Version;
-use crate::semver_range::Range;
 
 use super::error::GraphError;
 use super::versions::version_map;

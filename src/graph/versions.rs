@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use super::error::GraphError;
+use crate::go::semver::{Release, Version};
 use crate::model::Bundle;
-use crate::semver::{Release, Version};
 use crate::validate::properties;
 
 /// opm's `parseVersionProperty`: exactly one `olm.package` with a valid version.

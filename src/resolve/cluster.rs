@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::resolver::{Namespace, Subscription};
 use super::source::Installed;
-use crate::semver::Version;
+use crate::go::semver::Version;
 
 /// A CatalogSource.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::cel;
 use super::source::{Entry, Hint};
 use crate::go::fmt::quote;
-use crate::semver_range::Range;
+use crate::go::semver::range::Range;
 
 /// The largest `olm.constraint` value operator-framework/api accepts.
 const MAX_CONSTRAINT_SIZE: usize = 131_072;
@@ -80,7 +80,7 @@ impl Predicate {
                 entry.is_package(name)
                     && (entry.properties.iter().any(|(kind, value)| {
                         kind == "olm.package"
-                            && crate::semver::Version::parse(field(value, "version"))
+                            && crate::go::semver::Version::parse(field(value, "version"))
                                 .is_ok_and(|v| range.contains(&v))
                     }) || entry.version.as_ref().is_some_and(|v| range.contains(v)))
             }

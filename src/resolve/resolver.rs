@@ -509,7 +509,7 @@ impl<'u> Resolver<'u> {
                 e.replaces == installed.bundle
                     || e.skips.contains(&installed.bundle)
                     || installed.version.as_ref().is_some_and(|v| {
-                        crate::semver_range::Range::parse(&e.skip_range)
+                        crate::go::semver::range::Range::parse(&e.skip_range)
                             .is_ok_and(|r| r.contains(v))
                     })
             });

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::catalog::Catalog;
+use crate::go::semver::Version;
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA};
-use crate::semver::Version;
 
 /// Index of an entry in [`Universe::entries`].
 pub(crate) type EntryId = usize;

@@ -423,7 +423,7 @@ fn a_freestanding_csv_must_stay() {
     let csv = Installed {
         name: "widget-operator.v1.0.0".to_owned(),
         package: "widget-operator".to_owned(),
-        version: crate::semver::Version::parse("1.0.0").expect("a version"),
+        version: crate::go::semver::Version::parse("1.0.0").expect("a version"),
         annotated: true,
         properties: vec![
             (
@@ -600,7 +600,7 @@ fn entries_are_looked_up_by_package_and_api() {
     let csv = |name: &str, package: &str, also: &str| Installed {
         name: name.to_owned(),
         package: package.to_owned(),
-        version: crate::semver::Version::parse("1.0.0").expect("a version"),
+        version: crate::go::semver::Version::parse("1.0.0").expect("a version"),
         annotated: true,
         properties: vec![
             (

@@ -11,11 +11,11 @@ use super::decode::{self, SemverTemplate};
 use super::{BundleRenderer, Rendered, RenderedBundle, Source, TemplateError};
 use crate::catalog::{Catalog, Located};
 use crate::go::fmt::quote;
+use crate::go::semver::Version;
 use crate::model::channel::ChannelEntry;
 use crate::model::go_decode::GoDecoder;
 use crate::model::package::Icon;
 use crate::model::{Channel, Package, Text};
-use crate::semver::Version;
 
 const SCHEMA: &str = "olm.semver";
 const ARCHETYPES: [&str; 3] = ["candidate", "fast", "stable"];

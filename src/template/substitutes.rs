@@ -10,11 +10,11 @@ use super::decode::{self, Shape, Substitution};
 use super::{BundleRenderer, Rendered, Source, TemplateError, load_entries};
 use crate::catalog::{Catalog, Located};
 use crate::go::fmt::quote;
+use crate::go::semver::{Release, Version};
 use crate::model::Bundle;
 use crate::model::channel::ChannelEntry;
 use crate::model::go_decode::{GoDecoder, match_field};
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA};
-use crate::semver::{Release, Version};
 
 const SCHEMA: &str = "olm.template.substitutes";
 const SUBSTITUTES_FOR: &str = "olm.substitutesFor";

@@ -8,12 +8,12 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use crate::catalog::Location;
 use crate::go::fmt::quote;
+use crate::go::semver::range::Range;
 use crate::model::channel::ChannelEntry;
-use crate::semver_range::Range;
 
 use super::chain;
 use super::finding::{Collector, Finding, Rule};
-use super::model::{BundleBlob, Model, ModelChannel, ModelPackage};
+use super::opm_model::{BundleBlob, Model, ModelChannel, ModelPackage};
 use super::tree::{ErrorTree, StreamedRoot};
 
 /// Validates the model of a group of packages; their problems join opm's tree
@@ -245,7 +245,7 @@ fn bundle_problems<'a>(
     package: &str,
     entry: &ChannelEntry,
     blob: Option<&BundleBlob<'_>>,
-    deprecation: Option<super::model::Mark<'a>>,
+    deprecation: Option<super::opm_model::Mark<'a>>,
 ) -> Vec<(Rule, String, Level<'a>)> {
     let mut problems = Vec::new();
     let name = entry.name.as_str();

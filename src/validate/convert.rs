@@ -10,14 +10,14 @@ use rayon::prelude::*;
 
 use crate::catalog::{Catalog, Located};
 use crate::go::fmt::quote;
+use crate::go::semver::{Release, Version};
 use crate::model::{Bundle, Channel, Package};
-use crate::semver::{Release, Version};
 
 use super::dns::label_errors;
 use super::finding::{Collector, Finding, Rule};
 use super::group::Group;
 use super::image::pull_spec_error;
-use super::model::{BundleBlob, Model, ModelChannel, ModelPackage};
+use super::opm_model::{BundleBlob, Model, ModelChannel, ModelPackage};
 use super::properties;
 
 /// Builds the model of a group of packages, recording every conversion problem

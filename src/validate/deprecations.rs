@@ -9,7 +9,7 @@ use crate::model::deprecation::DeprecationEntry;
 
 use super::finding::{Collector, Finding, Rule};
 use super::group::Group;
-use super::model::{Mark, Model, ModelPackage};
+use super::opm_model::{Mark, Model, ModelPackage};
 
 /// Applies the deprecations of a group's packages to its model (opm applies every
 /// deprecation of the catalog after converting it).

@@ -9,12 +9,12 @@ use std::sync::Arc;
 use crate::catalog::{Catalog, Location, SharedPath};
 use crate::files::limits;
 use crate::go::fmt::quote;
+use crate::go::semver::range::Range;
 use crate::model::property::BUNDLE_OBJECT;
-use crate::semver_range::Range;
 
 use super::chain;
 use super::finding::{Collector, Finding, Rule};
-use super::model::{Model, ModelChannel, ModelPackage};
+use super::opm_model::{Model, ModelChannel, ModelPackage};
 
 /// The lints of the model's channels.
 pub(crate) fn check_model(model: &Model<'_>, collector: &mut Collector) {

@@ -12,7 +12,7 @@ mod group;
 mod image;
 mod json_schema;
 mod lints;
-pub(crate) mod model;
+pub(crate) mod opm_model;
 pub(crate) mod properties;
 pub(crate) mod report;
 mod schemas;
@@ -88,7 +88,7 @@ pub(crate) fn validate_each(
 pub(crate) fn validate_with_models(
     catalog: &Catalog,
     emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
-    visit: &mut dyn FnMut(&model::Model<'_>),
+    visit: &mut dyn FnMut(&opm_model::Model<'_>),
 ) -> Result<Option<TextSpool>, String> {
     validate_parts(catalog, true, Some(spool::budget()), false, emit, visit)
 }
@@ -101,7 +101,7 @@ fn validate_parts(
     budget: Option<usize>,
     lints: bool,
     mut emit: impl FnMut(&mut dyn Iterator<Item = Finding>),
-    visit: &mut dyn FnMut(&model::Model<'_>),
+    visit: &mut dyn FnMut(&opm_model::Model<'_>),
 ) -> Result<Option<TextSpool>, String> {
     let mut collector = finding::Collector::new(budget);
     let text_budget = budget.unwrap_or(usize::MAX);

@@ -12,10 +12,10 @@ use super::schema::{
 };
 use crate::bundle::decode;
 use crate::codec::node::Node;
+use crate::go::semver::{Prerelease, Version};
 use crate::model::Bundle;
 use crate::model::go_decode::{GoDecoder, field_matches, match_field};
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Property};
-use crate::semver::{Prerelease, Version};
 
 const fn field(name: &'static str, kind: Kind) -> Field {
     Field {

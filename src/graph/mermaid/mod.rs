@@ -4,8 +4,8 @@ use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 use crate::go::fmt::quote;
+use crate::go::semver::range::Range;
 use crate::model::channel::ChannelEntry;
-use crate::semver_range::Range;
 
 use super::deprecations::NameSets;
 use super::selection::{DrawnChannel, Selection};

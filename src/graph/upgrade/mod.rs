@@ -15,9 +15,9 @@ use std::collections::HashSet;
 use std::fmt;
 
 use crate::go::fmt::quote;
+use crate::go::semver::{Release, Version};
 use crate::model::Channel;
 use crate::model::channel::ChannelEntry;
-use crate::semver::{Release, Version};
 
 use super::edges::{EdgeKind, covering_edge};
 use package::PackageGraph;

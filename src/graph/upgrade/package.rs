@@ -4,9 +4,9 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::catalog::Catalog;
+use crate::go::semver::{Release, Version};
 use crate::model::channel::ChannelEntry;
 use crate::model::{Bundle, Channel, Package};
-use crate::semver::{Release, Version};
 
 use super::super::deprecations::Deprecations;
 use super::super::error::GraphError;

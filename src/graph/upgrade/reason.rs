@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::go::fmt::quote;
-use crate::semver::Version;
+use crate::go::semver::Version;
 
 use super::super::edges::EdgeKind;
 

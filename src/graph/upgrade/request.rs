@@ -3,8 +3,8 @@
 
 use crate::catalog::Catalog;
 use crate::go::fmt::quote;
+use crate::go::semver::{SemverError, Version};
 use crate::model::Channel;
-use crate::semver::{SemverError, Version};
 
 use super::super::deprecations::Deprecations;
 use super::super::error::GraphError;

@@ -359,8 +359,8 @@ fn shared_walks_equal_walks_made_step_by_step() {
             // A bundle the catalog lacks, at a version of its own.
             let start = Position {
                 name: "p.v0.5.0".to_owned(),
-                version: Some(crate::semver::Version::parse("1.0.0").expect("a version")),
-                release: crate::semver::Release::default(),
+                version: Some(crate::go::semver::Version::parse("1.0.0").expect("a version")),
+                release: crate::go::semver::Release::default(),
             };
             let (steps, _, reasons) = walk(&graph, rules.as_ref(), &start, None);
             let shared = walks.from(&start);

@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
+use crate::go::semver::{Release, Version};
 use crate::model::Channel;
 use crate::model::channel::ChannelEntry;
-use crate::semver::{Release, Version};
 
 use super::package::{BundleInfo, PackageGraph, entries, heads};
 use super::reason::{Channels, Reason};

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::package::PackageGraph;
 use super::reason::Reason;
 use super::{Next, Position, Rules, walk};
-use crate::semver::{Release, Version};
+use crate::go::semver::{Release, Version};
 
 /// Where a walk goes after its start, and why it stops there: a step into the
 /// shared walk of the bundle stepped to, or a walk made step by step. Shared

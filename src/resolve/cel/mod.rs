@@ -14,7 +14,7 @@ use cel::common::ast::{EntryExpr, Expr, LiteralValue, SourceInfo, operators};
 use cel::parser::Parser;
 use cel::{Context, ExecutionError, IdedExpr, Value};
 
-use crate::semver::Version;
+use crate::go::semver::Version;
 
 /// cel-go's default bound on the nesting of a parsed expression.
 const MAX_RECURSION_DEPTH: u16 = 250;

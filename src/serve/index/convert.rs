@@ -15,7 +15,7 @@ use crate::go::fmt::quote;
 use crate::model::go_decode::match_field;
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA, Property};
 use crate::serve::api;
-use crate::validate::model::{BundleBlob, ModelPackage};
+use crate::validate::opm_model::{BundleBlob, ModelPackage};
 
 pub(super) fn channel_entry(entry: &Entry, replaces: &str) -> api::ChannelEntry {
     api::ChannelEntry {

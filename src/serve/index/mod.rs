@@ -14,7 +14,7 @@ use super::csv;
 use crate::catalog::Catalog;
 use crate::go::fmt::quote;
 use crate::model::property::{BUNDLE_OBJECT, CSV_METADATA};
-use crate::validate::model::{Model, ModelPackage};
+use crate::validate::opm_model::{Model, ModelPackage};
 
 mod convert;
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::output::spool::Spool;
 
 use super::text::{summary, write_changes};
-use super::{Options, PackageReport, Totals};
+use crate::diff::{Options, PackageReport, Totals};
 
 /// The markdown report: the verdict and summary, a table row per package, then a
 /// section per package.
@@ -89,7 +89,7 @@ impl MarkdownReport {
 }
 
 fn write_section(out: &mut String, package: &PackageReport) {
-    let failing = package.problems.iter().any(super::Problem::fails);
+    let failing = package.problems.iter().any(crate::diff::Problem::fails);
     let _ = writeln!(
         out,
         "<details{}><summary><code>{}</code>: {}{}</summary>\n",

@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
-use super::changes::{Edges, PackageDiff};
-use super::impact::Installation;
-use super::{Options, PackageReport, Problem, Totals};
 use crate::catalog::Location;
+use crate::diff::changes::{Edges, PackageDiff};
+use crate::diff::impact::Installation;
+use crate::diff::{Options, PackageReport, Problem, Totals};
 use crate::output::spool::Spool;
 use crate::text::shown::Form;
 
@@ -110,7 +110,7 @@ struct InstallationJson<'a> {
     in_new: bool,
     successors: &'a [String],
     pick: Option<&'a str>,
-    path: &'a super::impact::Path<'a>,
+    path: &'a crate::diff::impact::Path<'a>,
     new_head: Option<&'a str>,
     reaches_head: &'static str,
     reached_before: bool,

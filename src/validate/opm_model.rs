@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use super::small_map::SmallMap;
 
 use crate::catalog::{Located, Location};
+use crate::go::semver::{Release, Version};
 use crate::model::channel::ChannelEntry;
 use crate::model::{Bundle, Channel, Package};
-use crate::semver::{Release, Version};
 
 #[derive(Debug, Default)]
 pub(crate) struct Model<'a> {

@@ -2,6 +2,8 @@
 //! `Parse`, its precedence order and its `String()`, with blang's message texts
 //! word for word; and the bundle *release* built from the same identifiers (spec §2.7).
 
+pub(crate) mod range;
+
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};

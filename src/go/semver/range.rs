@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 use crate::go::fmt::quote;
-use crate::semver::{SemverError, Version};
+use crate::go::semver::{SemverError, Version};
 
 /// A parsed version range.
 #[derive(Debug, Clone)]

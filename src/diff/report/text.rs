@@ -7,8 +7,8 @@ use std::io::Write;
 use crate::output::spool::Spool;
 use crate::text::shown::text as t;
 
-use super::changes::{ChannelDiff, Edges, PackageDiff, Status};
-use super::{Options, PackageReport, Problem, Totals};
+use crate::diff::changes::{ChannelDiff, Edges, PackageDiff, Status};
+use crate::diff::{Options, PackageReport, Problem, Totals};
 
 /// The text report: a line naming both sides, a section per package, the summary.
 pub(crate) struct TextReport {
