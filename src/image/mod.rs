@@ -256,14 +256,7 @@ pub(crate) fn platforms(
     let registries = registries_conf()?;
     let mut last_error = String::new();
     for source in registries.sources(reference).map_err(failed)? {
-        let parsed: Reference =
-            source
-                .reference
-                .parse()
-                .map_err(|error: oci_client::ParseError| {
-                    failed(format!("{}: {error}", source.reference))
-                })?;
-        let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
+        let (parsed, credentials) = reach(&source, failed)?;
         for (http, skip_verify) in protocols(options, source.insecure) {
             let asked = with_session(http, skip_verify, |runtime, clients| {
                 runtime.block_on(fetch::bounded(
@@ -318,6 +311,21 @@ fn check_reference(
     }
 }
 
+/// A source's reference, parsed, and the credentials for its registry.
+fn reach(
+    source: &registries::Source,
+    failed: impl Fn(String) -> ImageError,
+) -> Result<(Reference, oci_client::secrets::RegistryAuth), ImageError> {
+    let parsed: Reference = source
+        .reference
+        .parse()
+        .map_err(|error: oci_client::ParseError| {
+            failed(format!("{}: {error}", source.reference))
+        })?;
+    let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
+    Ok((parsed, credentials))
+}
+
 /// registries.conf, read once.
 fn registries_conf() -> Result<&'static registries::Registries, ImageError> {
     registries::get().map_err(|error| ImageError::Config {
@@ -352,14 +360,7 @@ fn fetch_from_registry(
     };
     let mut last_error = String::new();
     for source in sources {
-        let parsed: Reference =
-            source
-                .reference
-                .parse()
-                .map_err(|error: oci_client::ParseError| {
-                    failed(format!("{}: {error}", source.reference))
-                })?;
-        let credentials = auth::for_registry(parsed.resolve_registry()).map_err(failed)?;
+        let (parsed, credentials) = reach(&source, failed)?;
         for (http, skip_verify) in protocols(options, source.insecure) {
             let mut progress = Progress::new(reference, !options.quiet);
             let fetched = with_session(http, skip_verify, |runtime, clients| {

@@ -10,7 +10,7 @@ use oci_client::{Reference, RegistryOperation};
 
 use super::fetch::{FetchError, bounded, with_causes};
 use super::{
-    ImageError, PullOptions, auth, check_reference, protocols, registries_conf, with_session,
+    ImageError, PullOptions, check_reference, protocols, reach, registries_conf, with_session,
 };
 
 /// A blob to push: its digest and where its bytes are.
@@ -43,13 +43,7 @@ pub(crate) fn push(
         .map_err(failed)?
         .pop()
         .ok_or_else(|| failed("registries.conf gives no location".to_owned()))?;
-    let target: Reference = source
-        .reference
-        .parse()
-        .map_err(|error: oci_client::ParseError| {
-            failed(format!("{}: {error}", source.reference))
-        })?;
-    let credentials = auth::for_registry(target.resolve_registry()).map_err(failed)?;
+    let (target, credentials) = reach(&source, failed)?;
     let digest_of = |bytes: &[u8]| format!("sha256:{}", crate::digest::sha256_hex(bytes));
     let mut documents = Vec::with_capacity(manifests.len());
     for (index, (bytes, media_type)) in manifests.iter().enumerate() {

@@ -52,6 +52,17 @@ fn skopeo(args: &[&str]) -> Vec<u8> {
     output.stdout
 }
 
+/// The manifest (or index) the registry serves for `reference`, as it is.
+fn inspect_raw(reference: &str) -> serde_json::Value {
+    let raw = skopeo(&[
+        "inspect",
+        "--raw",
+        "--tls-verify=false",
+        &format!("docker://{reference}"),
+    ]);
+    serde_json::from_slice(&raw).expect("JSON")
+}
+
 /// Every file below `dir` with its bytes, in path order.
 fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut found = Vec::new();
@@ -265,13 +276,7 @@ fn pushed_images_are_read_by_real_clients_and_served() {
     // skopeo compresses the test base's plain tar layer, so its manifest is its
     // own; the config (with every layer's tar digest) is the one pushed.
     let config = manifest["config"]["digest"].as_str().expect("a config");
-    let pushed: serde_json::Value = serde_json::from_slice(&skopeo(&[
-        "inspect",
-        "--raw",
-        "--tls-verify=false",
-        &format!("docker://{reference}"),
-    ]))
-    .expect("JSON");
+    let pushed: serde_json::Value = inspect_raw(&reference);
     assert_eq!(pushed["config"]["digest"], config);
     for layer in manifest["layers"].as_array().expect("layers") {
         let file = std::fs::File::open(blob(layer["digest"].as_str().expect("a digest")))
@@ -316,13 +321,7 @@ fn a_base_of_several_platforms_gives_an_index() {
         "--print-digest",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let pushed: serde_json::Value = serde_json::from_slice(&skopeo(&[
-        "inspect",
-        "--raw",
-        "--tls-verify=false",
-        &format!("docker://{reference}"),
-    ]))
-    .expect("JSON");
+    let pushed: serde_json::Value = inspect_raw(&reference);
     assert_eq!(
         pushed["mediaType"],
         "application/vnd.oci.image.index.v1+json"
