@@ -99,7 +99,8 @@ fn append<W: Write>(tar: &mut tar::Builder<W>, entry: &Entry, mtime: u64) -> io:
 
 /// The entries of directory `root` below `prefix` in the image: `prefix` itself,
 /// then everything under it in byte order of the paths, directories before
-/// their contents. Files are 0644, directories 0755; links are kept as links.
+/// their contents. Files are 0644, directories 0755; a link to a file is the
+/// file it leads to (as the catalog loader reads it), other links stay links.
 pub(crate) fn tree(root: &Path, prefix: &str) -> io::Result<Vec<Entry>> {
     let mut entries = vec![Entry {
         path: prefix.to_owned(),
@@ -138,6 +139,16 @@ fn add_tree(dir: &Path, prefix: &str, entries: &mut Vec<Entry>) -> io::Result<()
             });
             add_tree(&source, &path, entries)?;
         } else if kind.is_file() {
+            entries.push(Entry {
+                path,
+                kind: Kind::File {
+                    source,
+                    mode: 0o644,
+                },
+            });
+        } else if kind.is_symlink() && std::fs::metadata(&source).is_ok_and(|meta| meta.is_file()) {
+            // What the catalog loader read through the link (its target may be
+            // outside the directory, and so outside the image).
             entries.push(Entry {
                 path,
                 kind: Kind::File {
@@ -212,6 +223,7 @@ mod tests {
         std::fs::write(dir.path().join("b/z.yaml"), "z: 1\n").expect("written");
         std::fs::write(dir.path().join("a.json"), "{}\n").expect("written");
         std::os::unix::fs::symlink("a.json", dir.path().join("c")).expect("linked");
+        std::os::unix::fs::symlink("b", dir.path().join("d")).expect("linked");
         let entries = tree(dir.path(), "configs").expect("listed");
         (dir, entries)
     }
@@ -227,8 +239,35 @@ mod tests {
                 "configs/a.json",
                 "configs/b",
                 "configs/b/z.yaml",
-                "configs/c"
+                "configs/c",
+                "configs/d"
             ]
+        );
+    }
+
+    #[test]
+    fn a_link_to_a_file_is_the_file_it_leads_to() {
+        let (dir, entries) = sample();
+        let outside = tempfile::NamedTempFile::new().expect("a temporary file");
+        std::fs::write(outside.path(), "from outside\n").expect("written");
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("e")).expect("linked");
+        let entries_now = tree(dir.path(), "configs").expect("listed");
+        assert_eq!(entries_now.len(), entries.len() + 1);
+        let layer = write(&entries_now, 0).expect("written");
+        let bytes = std::fs::read(&layer.file).expect("read");
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes.as_slice()));
+        let mut found = None;
+        for entry in archive.entries().expect("entries") {
+            let mut entry = entry.expect("an entry");
+            if entry.path().expect("a path").ends_with("e") {
+                let mut text = String::new();
+                entry.read_to_string(&mut text).expect("UTF-8");
+                found = Some((entry.header().entry_type(), text));
+            }
+        }
+        assert_eq!(
+            found,
+            Some((tar::EntryType::Regular, "from outside\n".to_owned()))
         );
     }
 
@@ -287,7 +326,8 @@ mod tests {
                 ("configs/a.json".to_owned(), 0o644, 0, 1_700_000_000),
                 ("configs/b/".to_owned(), 0o755, 0, 1_700_000_000),
                 ("configs/b/z.yaml".to_owned(), 0o644, 0, 1_700_000_000),
-                ("configs/c".to_owned(), 0o777, 0, 1_700_000_000),
+                ("configs/c".to_owned(), 0o644, 0, 1_700_000_000),
+                ("configs/d".to_owned(), 0o777, 0, 1_700_000_000),
             ]
         );
     }
