@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two catalogs and report what the change does to installations')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve a catalog directory to OLM over gRPC, as `opm serve` does')
+            [CompletionResult]::new('build', 'build', [CompletionResultType]::ParameterValue, 'Build a catalog image from a directory, without a container engine')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Generate an olm.package blob, as `opm init` does')
             [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph')
@@ -118,6 +119,24 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Log every request on stderr')
             [CompletionResult]::new('--cache-only', '--cache-only', [CompletionResultType]::ParameterName, 'Check the catalog, write the cache to --cache-dir and exit without serving')
             [CompletionResult]::new('--pprof-capture-profiles', '--pprof-capture-profiles', [CompletionResultType]::ParameterName, 'Accepted for opm''s command lines; ignored (see --pprof-addr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fbc;build' {
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Push the image to a registry under this reference')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Push the image to a registry under this reference')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the image to oci:PATH[:TAG] (an OCI image layout) or docker-archive:PATH[:NAME] (repeatable)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the image to oci:PATH[:TAG] (an OCI image layout) or docker-archive:PATH[:NAME] (repeatable)')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Base image (a registry reference, oci:PATH[:TAG] or docker-archive:PATH) [default: fbc''s own, from this binary]')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Add a label to the image config (KEY=VALUE, repeatable)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never')
+            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Also put fbc''s serve cache in the image (/tmp/cache) and serve with --cache-dir=/tmp/cache; only for a base whose server is fbc')
+            [CompletionResult]::new('--print-digest', '--print-digest', [CompletionResultType]::ParameterName, 'Print the image''s digest on stdout (alone, without --tag or --output: nothing is written)')
+            [CompletionResult]::new('--use-http', '--use-http', [CompletionResultType]::ParameterName, 'Pull images over plain HTTP instead of HTTPS (local or test registries)')
+            [CompletionResult]::new('--skip-tls-verify', '--skip-tls-verify', [CompletionResultType]::ParameterName, 'Pull images over HTTPS without verifying the registry''s certificate')
+            [CompletionResult]::new('--skip-tls', '--skip-tls', [CompletionResultType]::ParameterName, 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)')
+            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -431,6 +450,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two catalogs and report what the change does to installations')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve a catalog directory to OLM over gRPC, as `opm serve` does')
+            [CompletionResult]::new('build', 'build', [CompletionResultType]::ParameterValue, 'Build a catalog image from a directory, without a container engine')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Generate an olm.package blob, as `opm init` does')
             [CompletionResult]::new('alpha', 'alpha', [CompletionResultType]::ParameterValue, 'Commands that are not stable yet, among them opm''s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph')
@@ -453,6 +473,9 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;help;serve' {
+            break
+        }
+        'fbc;help;build' {
             break
         }
         'fbc;help;generate' {

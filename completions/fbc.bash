@@ -19,6 +19,9 @@ _fbc() {
             fbc,alpha)
                 cmd="fbc__subcmd__alpha"
                 ;;
+            fbc,build)
+                cmd="fbc__subcmd__build"
+                ;;
             fbc,completions)
                 cmd="fbc__subcmd__completions"
                 ;;
@@ -166,6 +169,9 @@ _fbc() {
             fbc__subcmd__help,alpha)
                 cmd="fbc__subcmd__help__subcmd__alpha"
                 ;;
+            fbc__subcmd__help,build)
+                cmd="fbc__subcmd__help__subcmd__build"
+                ;;
             fbc__subcmd__help,completions)
                 cmd="fbc__subcmd__help__subcmd__completions"
                 ;;
@@ -242,7 +248,7 @@ _fbc() {
 
     case "${cmd}" in
         fbc)
-            opts="-h -V --color --help --version render validate graph diff serve generate init alpha completions man version help"
+            opts="-h -V --color --help --version render validate graph diff serve build generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -911,6 +917,48 @@ _fbc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        fbc__subcmd__build)
+            opts="-t -o -h --tag --output --base --label --cache --print-digest --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         fbc__subcmd__completions)
             opts="-h --color --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1124,7 +1172,7 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__help)
-            opts="render validate graph diff serve generate init alpha completions man version help"
+            opts="render validate graph diff serve build generate init alpha completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1294,6 +1342,20 @@ _fbc() {
         fbc__subcmd__help__subcmd__alpha__subcmd__upgrade__subcmd__path)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fbc__subcmd__help__subcmd__build)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

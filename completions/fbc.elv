@@ -28,6 +28,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
             cand diff 'Compare two catalogs and report what the change does to installations'
             cand serve 'Serve a catalog directory to OLM over gRPC, as `opm serve` does'
+            cand build 'Build a catalog image from a directory, without a container engine'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand init 'Generate an olm.package blob, as `opm init` does'
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph'
@@ -110,6 +111,23 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --debug 'Log every request on stderr'
             cand --cache-only 'Check the catalog, write the cache to --cache-dir and exit without serving'
             cand --pprof-capture-profiles 'Accepted for opm''s command lines; ignored (see --pprof-addr)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fbc;build'= {
+            cand -t 'Push the image to a registry under this reference'
+            cand --tag 'Push the image to a registry under this reference'
+            cand -o 'Write the image to oci:PATH[:TAG] (an OCI image layout) or docker-archive:PATH[:NAME] (repeatable)'
+            cand --output 'Write the image to oci:PATH[:TAG] (an OCI image layout) or docker-archive:PATH[:NAME] (repeatable)'
+            cand --base 'Base image (a registry reference, oci:PATH[:TAG] or docker-archive:PATH) [default: fbc''s own, from this binary]'
+            cand --label 'Add a label to the image config (KEY=VALUE, repeatable)'
+            cand --color 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never'
+            cand --cache 'Also put fbc''s serve cache in the image (/tmp/cache) and serve with --cache-dir=/tmp/cache; only for a base whose server is fbc'
+            cand --print-digest 'Print the image''s digest on stdout (alone, without --tag or --output: nothing is written)'
+            cand --use-http 'Pull images over plain HTTP instead of HTTPS (local or test registries)'
+            cand --skip-tls-verify 'Pull images over HTTPS without verifying the registry''s certificate'
+            cand --skip-tls 'Deprecated: use --use-http and --skip-tls-verify instead (same as --use-http)'
+            cand --no-cache 'Download image blobs again instead of using the cache (`$XDG_CACHE_HOME/fbc`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -379,6 +397,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
             cand diff 'Compare two catalogs and report what the change does to installations'
             cand serve 'Serve a catalog directory to OLM over gRPC, as `opm serve` does'
+            cand build 'Build a catalog image from a directory, without a container engine'
             cand generate 'Generate various artifacts for file-based catalogs'
             cand init 'Generate an olm.package blob, as `opm init` does'
             cand alpha 'Commands that are not stable yet, among them opm''s alpha commands: upgrade-path, resolve, render-template, list, convert-template, render-graph'
@@ -396,6 +415,8 @@ set edit:completion:arg-completer[fbc] = {|@words|
         &'fbc;help;diff'= {
         }
         &'fbc;help;serve'= {
+        }
+        &'fbc;help;build'= {
         }
         &'fbc;help;generate'= {
             cand dockerfile 'Generate a Dockerfile for a file-based catalog, as `opm generate dockerfile` does'
