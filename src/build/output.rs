@@ -148,7 +148,7 @@ fn archive(image: &Image, file: &mut std::fs::File, name: Option<&str>) -> Resul
         let mut plain =
             tempfile::tempfile().map_err(|error| BuildError::Output(error.to_string()))?;
         let source = std::fs::File::open(&blob.path).map_err(|error| failed(&blob.path, &error))?;
-        let mut reader: Box<dyn std::io::Read> = match blob.descriptor.media_type.as_str() {
+        let reader: Box<dyn std::io::Read> = match blob.descriptor.media_type.as_str() {
             "application/vnd.oci.image.layer.v1.tar+gzip" => Box::new(
                 flate2::read::GzDecoder::new(std::io::BufReader::new(source)),
             ),
@@ -159,9 +159,22 @@ fn archive(image: &Image, file: &mut std::fs::File, name: Option<&str>) -> Resul
                 )));
             }
         };
+        // A layer unpacks within FBC_MAX_IMAGE_SIZE, as a pulled image does: a
+        // small gzip bomb of a base cannot fill the disk.
+        let limit = crate::files::limits::get().max_image_size;
         let mut hashing = super::layer::Hashing::new(&mut plain);
-        std::io::copy(&mut reader, &mut hashing).map_err(|error| failed(&blob.path, &error))?;
+        std::io::copy(&mut reader.take(limit.saturating_add(1)), &mut hashing)
+            .map_err(|error| failed(&blob.path, &error))?;
         let (digest, size) = (hashing.digest(), hashing.written);
+        if size > limit {
+            return Err(failed(
+                &blob.path,
+                &format!(
+                    "the layer unpacks to more than the {} that FBC_MAX_IMAGE_SIZE allows",
+                    crate::files::limits::show_size(limit)
+                ),
+            ));
+        }
         let entry = format!("{}.tar", digest.trim_start_matches("sha256:"));
         std::io::Seek::rewind(&mut plain).map_err(|error| BuildError::Output(error.to_string()))?;
         append(&mut tar, &entry, size, &mut plain)?;

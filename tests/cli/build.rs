@@ -479,3 +479,66 @@ fn pushes_send_the_registrys_credentials() {
         render(catalog().to_str().expect("UTF-8"), &[])
     );
 }
+
+/// A base layer that unpacks to more than `FBC_MAX_IMAGE_SIZE` (a small gzip
+/// bomb) is refused when a docker-archive would hold it unpacked.
+#[test]
+fn a_base_layer_unpacks_within_the_image_limit() {
+    use sha2::Digest as _;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let layout = dir.path().join("bomb");
+    let blobs = layout.join("blobs/sha256");
+    std::fs::create_dir_all(&blobs).expect("made");
+    let put = |bytes: &[u8]| {
+        let hex = sha2::Sha256::digest(bytes)
+            .iter()
+            .fold(String::new(), |hex, byte| hex + &format!("{byte:02x}"));
+        std::fs::write(blobs.join(&hex), bytes).expect("written");
+        (format!("sha256:{hex}"), bytes.len())
+    };
+    let mut tar = tar::Builder::new(Vec::new());
+    let zeros = vec![0u8; 4 << 20];
+    let mut header = tar::Header::new_gnu();
+    header.set_size(zeros.len() as u64);
+    header.set_mode(0o644);
+    tar.append_data(&mut header, "zeros", zeros.as_slice())
+        .expect("archived");
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut gzip, &tar.into_inner().expect("a tar")).expect("zipped");
+    let (layer, layer_size) = put(&gzip.finish().expect("a gzip"));
+    let (config, config_size) =
+        put(br#"{"architecture":"amd64","os":"linux","rootfs":{"type":"layers","diff_ids":[]}}"#);
+    let manifest = serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": config, "size": config_size},
+        "layers": [{"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": layer, "size": layer_size}],
+    });
+    let (manifest, manifest_size) = put(manifest.to_string().as_bytes());
+    std::fs::write(
+        layout.join("oci-layout"),
+        r#"{"imageLayoutVersion":"1.0.0"}"#,
+    )
+    .expect("written");
+    let index = serde_json::json!({
+        "schemaVersion": 2,
+        "manifests": [{"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": manifest, "size": manifest_size}],
+    });
+    std::fs::write(layout.join("index.json"), index.to_string()).expect("written");
+    let archive = dir.path().join("out.tar");
+    let output = fbc()
+        .arg("build")
+        .arg(catalog())
+        .arg(format!("--base=oci:{}", layout.display()))
+        .arg(format!("--output=docker-archive:{}", archive.display()))
+        .env("FBC_MAX_IMAGE_SIZE", "1000000")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("unpacks to more than"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!archive.exists());
+}
