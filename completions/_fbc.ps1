@@ -29,7 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)')
-            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two catalogs and report what the change does to installations')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare catalogs and report what the change does to installations')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve a catalog directory to OLM over gRPC, as `opm serve` does')
             [CompletionResult]::new('build', 'build', [CompletionResultType]::ParameterValue, 'Build a catalog image from a directory, without a container engine')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')
@@ -92,6 +92,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             break
         }
         'fbc;diff' {
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'Compare each CATALOG directory with the same path at this git revision')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Accept a kind of change: reported, but the check passes (repeatable)')
@@ -448,7 +449,7 @@ Register-ArgumentCompleter -Native -CommandName 'fbc' -ScriptBlock {
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a catalog directory, as `opm validate` does, reporting every problem')
             [CompletionResult]::new('graph', 'graph', [CompletionResultType]::ParameterValue, 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)')
-            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare two catalogs and report what the change does to installations')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare catalogs and report what the change does to installations')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve a catalog directory to OLM over gRPC, as `opm serve` does')
             [CompletionResult]::new('build', 'build', [CompletionResultType]::ParameterValue, 'Build a catalog image from a directory, without a container engine')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Generate various artifacts for file-based catalogs')

@@ -978,12 +978,16 @@ _fbc() {
             return 0
             ;;
         fbc__subcmd__diff)
-            opts="-o -h --output --allow --semantics --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
+            opts="-o -h --base --output --allow --semantics --use-http --skip-tls-verify --skip-tls --no-cache --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "text markdown json gitlab" -- "${cur}"))
                     return 0

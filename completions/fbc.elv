@@ -26,7 +26,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand render 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
-            cand diff 'Compare two catalogs and report what the change does to installations'
+            cand diff 'Compare catalogs and report what the change does to installations'
             cand serve 'Serve a catalog directory to OLM over gRPC, as `opm serve` does'
             cand build 'Build a catalog image from a directory, without a container engine'
             cand generate 'Generate various artifacts for file-based catalogs'
@@ -85,6 +85,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'fbc;diff'= {
+            cand --base 'Compare each CATALOG directory with the same path at this git revision'
             cand -o 'Output format'
             cand --output 'Output format'
             cand --allow 'Accept a kind of change: reported, but the check passes (repeatable)'
@@ -395,7 +396,7 @@ set edit:completion:arg-completer[fbc] = {|@words|
             cand render 'Render catalog and bundle directories and images into a stream of FBC blobs, as `opm render` does'
             cand validate 'Validate a catalog directory, as `opm validate` does, reporting every problem'
             cand graph 'Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)'
-            cand diff 'Compare two catalogs and report what the change does to installations'
+            cand diff 'Compare catalogs and report what the change does to installations'
             cand serve 'Serve a catalog directory to OLM over gRPC, as `opm serve` does'
             cand build 'Build a catalog image from a directory, without a container engine'
             cand generate 'Generate various artifacts for file-based catalogs'

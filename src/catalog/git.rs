@@ -77,6 +77,72 @@ impl std::fmt::Display for GitPath {
     }
 }
 
+/// Checks that `revision` names a commit, for `--base REV`.
+pub(crate) fn verify_revision(revision: &str) -> Result<(), GitError> {
+    let commit = format!("{revision}^{{commit}}");
+    run(&["rev-parse", "--verify", "--quiet", &commit])
+        .map(drop)
+        .map_err(|_| GitError::UnknownRevision {
+            reference: format!("--base {revision}"),
+            revision: revision.to_owned(),
+        })
+}
+
+/// The path of `directory` from the top of the repository around the working
+/// directory, in git's terms: the path itself, never where a symbolic link
+/// leads (a catalog replaced by a link to a renamed directory is compared with
+/// what its own path held).
+pub(crate) fn repository_path(directory: &str) -> Result<String, GitError> {
+    let top = run(&["rev-parse", "--show-toplevel"]).map_err(|message| GitError::Command {
+        reference: directory.to_owned(),
+        command: "rev-parse --show-toplevel",
+        message,
+    })?;
+    let top = PathBuf::from(OsStr::from_bytes(top.trim_ascii_end()));
+    let outside = || GitError::Outside {
+        directory: directory.to_owned(),
+        top: top.clone(),
+    };
+    let here = std::env::current_dir().map_err(|_| outside())?;
+    let absolute = lexical(&here.join(directory));
+    let relative = if let Ok(relative) = absolute.strip_prefix(&top) {
+        relative.to_path_buf()
+    } else {
+        // A path through a link to the repository (`/tmp` to `/private/tmp`):
+        // the links of its parent are followed, never its own.
+        let (Some(parent), Some(name)) = (absolute.parent(), absolute.file_name()) else {
+            return Err(outside());
+        };
+        let parent = parent.canonicalize().map_err(|_| outside())?;
+        parent
+            .join(name)
+            .strip_prefix(&top)
+            .map_err(|_| outside())?
+            .to_path_buf()
+    };
+    let relative = relative.to_str().ok_or_else(outside)?;
+    Ok(if relative.is_empty() {
+        ".".to_owned()
+    } else {
+        relative.to_owned()
+    })
+}
+
+/// `path` with `.` and `..` resolved by their names alone.
+fn lexical(path: &Path) -> PathBuf {
+    let mut resolved = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                resolved.pop();
+            }
+            other => resolved.push(other),
+        }
+    }
+    resolved
+}
+
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub(crate) enum GitError {
     #[error("{reference}: git {command} failed: {message}")]
@@ -98,6 +164,22 @@ pub(crate) enum GitError {
         )
     )]
     UnknownRevision { reference: String, revision: String },
+
+    #[error("{reference}: no such directory at that revision")]
+    #[diagnostic(
+        code(fbc::git::absent),
+        help(
+            "REV:PATH reads PATH from the repository's top; `git ls-tree REV` lists what REV holds"
+        )
+    )]
+    Absent { reference: String },
+
+    #[error("{directory}: outside the repository at {}", .top.display())]
+    #[diagnostic(
+        code(fbc::git::outside),
+        help("--base compares directories of the repository around the working directory")
+    )]
+    Outside { directory: String, top: PathBuf },
 
     #[error("{reference} is not a directory at that revision")]
     #[diagnostic(code(fbc::git::not_a_directory))]
@@ -139,56 +221,152 @@ impl Blob {
 
 /// Loads the catalog at `source`, as [`super::load_directory`] loads a directory.
 pub(crate) fn load(source: &GitPath) -> Result<Catalog, GitError> {
-    let reference = source.tree();
-    let failed = |command: &'static str, message: String| GitError::Command {
-        reference: reference.clone(),
-        command,
-        message,
-    };
-    let kind = run(&["cat-file", "-t", &reference]).map_err(|m| failed("cat-file", m))?;
-    if kind.trim_ascii() != b"tree" {
-        return Err(GitError::NotADirectory { reference });
-    }
-    // Without `--full-tree`, ls-tree started in a subdirectory lists only the
-    // entries under that subdirectory's name: an empty catalog.
-    let listing = run(&["ls-tree", "--full-tree", "-r", "-z", "--long", &reference])
-        .map_err(|m| failed("ls-tree", m))?;
-    let root = PathBuf::from(&reference);
-    let mut entries = Vec::new();
-    let mut blobs: HashMap<PathBuf, Blob> = HashMap::new();
-    for record in listing.split(|&byte| byte == 0).filter(|r| !r.is_empty()) {
-        let (entry, blob) = parse_record(&root, record)?;
-        blobs.insert(root.join(&entry.path), blob);
-        entries.push(entry);
-    }
-    // Git sorts a directory as its name followed by `/`; a walk sorts names.
-    entries.sort_by(|a, b| a.path.components().cmp(b.path.components()));
-    let read_one = |path: &Path| {
-        let blob = &blobs[path];
-        blob.within_limit(path)?;
-        run(&["cat-file", "blob", &blob.object]).map_err(|message| LoadError::Io {
-            path: path.to_path_buf(),
-            error: std::io::Error::other(message),
+    let mut revision = Revision::list(&source.revision, std::slice::from_ref(&source.path))?;
+    revision
+        .catalog(&source.path)?
+        .ok_or_else(|| GitError::Absent {
+            reference: source.tree(),
         })
-    };
-    let files = walk::select(entries, &root, read_one).map_err(|error| LoadErrors {
-        root: root.clone(),
-        errors: vec![error],
-    })?;
-    let paths: Vec<PathBuf> = files.iter().map(|file| root.join(file)).collect();
-    let contents = read_blobs(&paths, &blobs).map_err(|m| failed("cat-file --batch", m))?;
-    let loaded: Vec<Result<Catalog, LoadError>> = paths
-        .par_iter()
-        .zip(contents)
-        .map(|(path, bytes)| bytes.and_then(|bytes| super::decode_bytes(path, bytes)))
-        .collect();
-    Ok(super::gather(&root, loaded)?)
 }
 
-/// `<mode> <type> <object> <size>\t<path>` of `ls-tree --long`.
-fn parse_record(root: &Path, record: &[u8]) -> Result<(Entry, Blob), GitError> {
+/// Catalog directories at one revision: their files listed with one `git ls-tree`
+/// and read through one `git cat-file --batch`, however many catalogs are read.
+pub(crate) struct Revision {
+    name: String,
+    /// Every blob under the listed paths, by its path from the repository's top.
+    blobs: HashMap<PathBuf, Blob>,
+    /// The same paths in git's order, with what ls-tree said of their kind.
+    listing: Vec<(PathBuf, Option<&'static str>)>,
+    batch: Option<Batch>,
+}
+
+impl Revision {
+    /// Lists the files under `paths` (from the repository's top) at `revision`.
+    pub(crate) fn list(revision: &str, paths: &[String]) -> Result<Revision, GitError> {
+        let failed = |message| GitError::Command {
+            reference: revision.to_owned(),
+            command: "ls-tree",
+            message,
+        };
+        let mut args = vec![
+            "--literal-pathspecs",
+            "ls-tree",
+            "--full-tree",
+            "-r",
+            "-z",
+            "--long",
+            revision,
+            "--",
+        ];
+        // The top itself is every path; a pathspec of "" would be refused.
+        if !paths.iter().any(|path| is_top(path)) {
+            args.extend(paths.iter().map(String::as_str));
+        }
+        let listing = run(&args).map_err(failed)?;
+        let mut blobs = HashMap::new();
+        let mut entries = Vec::new();
+        for record in listing.split(|&byte| byte == 0).filter(|r| !r.is_empty()) {
+            let (path, kind, blob) = parse_record(revision, record)?;
+            blobs.insert(path.clone(), blob);
+            entries.push((path, kind));
+        }
+        Ok(Revision {
+            name: revision.to_owned(),
+            blobs,
+            listing: entries,
+            batch: None,
+        })
+    }
+
+    /// The catalog at `path` (from the repository's top), loaded as
+    /// [`super::load_directory`] loads a directory; `None` when the revision has
+    /// nothing at that path.
+    pub(crate) fn catalog(&mut self, path: &str) -> Result<Option<Catalog>, GitError> {
+        let path = path.trim_end_matches('/');
+        let reference = format!("{}:{path}", self.name);
+        let root = PathBuf::from(&reference);
+        let prefix = if is_top(path) {
+            String::new()
+        } else {
+            format!("{path}/")
+        };
+        let mut entries = Vec::new();
+        for (full, kind) in &self.listing {
+            let full_text = full.to_string_lossy();
+            if !is_top(path) && full_text == path {
+                return Err(GitError::NotADirectory { reference });
+            }
+            let Some(relative) = full_text.strip_prefix(&prefix) else {
+                continue;
+            };
+            if let Some(kind) = kind {
+                return Err(GitError::Unsupported {
+                    path: root.join(relative),
+                    kind,
+                });
+            }
+            entries.push(Entry {
+                relative: relative.to_owned(),
+                path: PathBuf::from(relative),
+            });
+        }
+        if entries.is_empty() {
+            return Ok(None);
+        }
+        // Git sorts a directory as its name followed by `/`; a walk sorts names.
+        entries.sort_by(|a, b| a.path.components().cmp(b.path.components()));
+        let blob_of = |relative: &Path| &self.blobs[&Path::new(&prefix).join(relative)];
+        let read_one = |file: &Path| {
+            let blob = blob_of(file.strip_prefix(&root).unwrap_or(file));
+            blob.within_limit(file)?;
+            run(&["cat-file", "blob", &blob.object]).map_err(|message| LoadError::Io {
+                path: file.to_path_buf(),
+                error: std::io::Error::other(message),
+            })
+        };
+        let files = walk::select(entries, &root, read_one).map_err(|error| LoadErrors {
+            root: root.clone(),
+            errors: vec![error],
+        })?;
+        let wanted: Vec<(PathBuf, &Blob)> = files
+            .iter()
+            .map(|file| (root.join(file), blob_of(file)))
+            .collect();
+        let batch = match &mut self.batch {
+            Some(batch) => batch,
+            empty => empty.insert(Batch::start().map_err(|message| GitError::Command {
+                reference: reference.clone(),
+                command: "cat-file --batch",
+                message,
+            })?),
+        };
+        let contents = batch.read(&wanted).map_err(|message| GitError::Command {
+            reference: reference.clone(),
+            command: "cat-file --batch",
+            message,
+        })?;
+        let loaded: Vec<Result<Catalog, LoadError>> = wanted
+            .par_iter()
+            .zip(contents)
+            .map(|((path, _), bytes)| bytes.and_then(|bytes| super::decode_bytes(path, bytes)))
+            .collect();
+        Ok(Some(super::gather(&root, loaded)?))
+    }
+}
+
+/// Whether a path from the repository's top names the top itself.
+fn is_top(path: &str) -> bool {
+    matches!(path.trim_end_matches('/'), "" | ".")
+}
+
+/// `<mode> <type> <object> <size>\t<path>` of `ls-tree --long`: the path, what
+/// kind of entry it is when not a file that can be read, and its blob.
+fn parse_record(
+    revision: &str,
+    record: &[u8],
+) -> Result<(PathBuf, Option<&'static str>, Blob), GitError> {
     let malformed = || GitError::Command {
-        reference: root.display().to_string(),
+        reference: revision.to_owned(),
         command: "ls-tree",
         message: format!("unexpected output {:?}", String::from_utf8_lossy(record)),
     };
@@ -210,84 +388,108 @@ fn parse_record(root: &Path, record: &[u8]) -> Result<(Entry, Blob), GitError> {
         "160000" => Some("a submodule"),
         _ => Some("an entry of unknown mode"),
     };
-    if let Some(kind) = kind {
-        return Err(GitError::Unsupported {
-            path: root.join(&path),
-            kind,
-        });
-    }
-    let entry = Entry {
-        relative: String::from_utf8_lossy(&record[tab + 1..]).into_owned(),
-        path,
-    };
     let blob = Blob {
         object: object.to_owned(),
         size: size.parse().ok(),
     };
-    Ok((entry, blob))
+    Ok((path, kind, blob))
 }
 
-/// The contents of the blobs at `paths`, each within the file-size limit, through
-/// one `git cat-file --batch`.
-fn read_blobs(
-    paths: &[PathBuf],
-    blobs: &HashMap<PathBuf, Blob>,
-) -> Result<Vec<Result<Vec<u8>, LoadError>>, String> {
-    let mut wanted = Vec::new();
-    let mut contents: Vec<Result<Vec<u8>, LoadError>> = Vec::with_capacity(paths.len());
-    for path in paths {
-        let blob = &blobs[path];
-        if let Err(error) = blob.within_limit(path) {
-            contents.push(Err(error));
-        } else {
-            wanted.push((contents.len(), blob.object.clone()));
-            contents.push(Ok(Vec::new()));
-        }
+/// One `git cat-file --batch`, kept running while catalogs are read.
+struct Batch {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Batch {
+    fn start() -> Result<Batch, String> {
+        let mut child = Command::new("git")
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|error| format!("cannot run git: {error}"))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        Ok(Batch {
+            child,
+            stdin,
+            stdout,
+        })
     }
-    if wanted.is_empty() {
-        return Ok(contents);
-    }
-    let mut child = Command::new("git")
-        .args(["cat-file", "--batch"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|error| error.to_string())?;
-    let stdin = child.stdin.take().expect("stdin is piped");
-    let objects: Vec<String> = wanted.iter().map(|(_, object)| object.clone()).collect();
-    let writer = std::thread::spawn(move || {
-        let mut stdin = std::io::BufWriter::new(stdin);
-        for object in objects {
-            if writeln!(stdin, "{object}").is_err() {
-                return;
+
+    /// The contents of each blob, each within the file-size limit. The names are
+    /// written by a second thread while the answers are read, so that neither
+    /// pipe fills while the other waits.
+    fn read(
+        &mut self,
+        blobs: &[(PathBuf, &Blob)],
+    ) -> Result<Vec<Result<Vec<u8>, LoadError>>, String> {
+        let mut contents: Vec<Result<Vec<u8>, LoadError>> = Vec::with_capacity(blobs.len());
+        let mut wanted = Vec::new();
+        for (path, blob) in blobs {
+            if let Err(error) = blob.within_limit(path) {
+                contents.push(Err(error));
+            } else {
+                wanted.push((contents.len(), blob.object.as_str()));
+                contents.push(Ok(Vec::new()));
             }
         }
-        let _ = stdin.flush();
-    });
-    let mut reader = BufReader::new(child.stdout.take().expect("stdout is piped"));
-    let mut header = String::new();
-    for (index, object) in &wanted {
-        header.clear();
-        reader
-            .read_line(&mut header)
-            .map_err(|error| error.to_string())?;
-        let size: usize = header
-            .trim_end()
-            .strip_prefix(object.as_str())
-            .and_then(|rest| rest.strip_prefix(" blob "))
-            .and_then(|size| size.parse().ok())
-            .ok_or_else(|| format!("unexpected answer {header:?} for {object}"))?;
-        let mut bytes = vec![0; size + 1];
-        reader
-            .read_exact(&mut bytes)
-            .map_err(|error| error.to_string())?;
-        bytes.pop();
-        contents[*index] = Ok(bytes);
+        let Batch {
+            child,
+            stdin,
+            stdout,
+        } = self;
+        std::thread::scope(|scope| {
+            let objects: Vec<&str> = wanted.iter().map(|(_, object)| *object).collect();
+            scope.spawn(move || {
+                let mut stdin = std::io::BufWriter::new(stdin);
+                for object in objects {
+                    if writeln!(stdin, "{object}").is_err() {
+                        return;
+                    }
+                }
+                let _ = stdin.flush();
+            });
+            let mut header = String::new();
+            let mut answers = || -> Result<(), String> {
+                for (index, object) in &wanted {
+                    header.clear();
+                    stdout
+                        .read_line(&mut header)
+                        .map_err(|error| error.to_string())?;
+                    let size: usize = header
+                        .trim_end()
+                        .strip_prefix(*object)
+                        .and_then(|rest| rest.strip_prefix(" blob "))
+                        .and_then(|size| size.parse().ok())
+                        .ok_or_else(|| format!("unexpected answer {header:?} for {object}"))?;
+                    let mut bytes = vec![0; size + 1];
+                    stdout
+                        .read_exact(&mut bytes)
+                        .map_err(|error| error.to_string())?;
+                    bytes.pop();
+                    contents[*index] = Ok(bytes);
+                }
+                Ok(())
+            };
+            // A writer blocked on a batch that is no longer read would never end.
+            answers().inspect_err(|_| {
+                let _ = child.kill();
+            })
+        })?;
+        Ok(contents)
     }
-    let _ = writer.join();
-    let _ = child.wait();
-    Ok(contents)
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        // The end of its input ends git; a batch abandoned halfway is killed.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// Runs git, returning its standard output, or its standard error as the message.

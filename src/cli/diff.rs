@@ -37,28 +37,35 @@ pub enum DiffRule {
 
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Compare two catalogs and report what the change does to installations",
-    long_about = "Compare two catalogs and report what the change does to installations.\n\n\
+    about = "Compare catalogs and report what the change does to installations",
+    override_usage = "fbc diff [OPTIONS] OLD NEW [OLD NEW]...\n       fbc diff [OPTIONS] --base REV DIR...",
+    long_about = "Compare catalogs and report what the change does to installations.\n\n\
 OLD and NEW are each a catalog directory, a catalog image, or REV:PATH: the directory PATH \
 (from the top of the repository) at revision REV of the git repository around the working \
 directory, read from git's objects without a checkout (for example \
-`fbc diff origin/main:catalogs/v4.18 catalogs/v4.18`).\n\n\
+`fbc diff origin/main:catalogs/v4.18 catalogs/v4.18`). Several OLD NEW pairs give one report \
+with a section per pair.\n\n\
+With --base REV, each DIR of the repository is compared with the same path at REV \
+(`fbc diff --base origin/main catalogs/*`): git is read once, a DIR absent at REV is reported \
+as an added catalog and one absent from the working tree as a removed one.\n\n\
 Per package: packages, channels and channel entries added or removed, default channels and \
 channel heads before and after, upgrade edges changed, deprecations added or removed, and \
 bundles changed under the same name. Then the upgrade impact: every bundle of every channel of \
 OLD is an installation that a cluster could be running; each is walked in NEW under OLM \
 classic's and OLM v1's rules (as `fbc alpha upgrade-path` walks), and an installation that \
 reached its channel head in OLD but no longer reaches it in NEW is a problem, with the reason \
-and each runtime's answer."
+and each runtime's answer. The exit status is the worst of all catalogs: 0 nothing breaks, 1 a \
+change breaks installations, 2 a catalog could not be read."
 )]
 pub struct DiffArgs {
-    /// The catalog before the change: a directory, an image, or REV:PATH
-    #[arg(value_name = "OLD")]
-    pub old: String,
+    /// OLD NEW pairs (each a directory, an image, or REV:PATH), or with --base the
+    /// catalog directories to compare with REV
+    #[arg(value_name = "CATALOG", required = true)]
+    pub catalogs: Vec<String>,
 
-    /// The catalog after the change: a directory, an image, or REV:PATH
-    #[arg(value_name = "NEW")]
-    pub new: String,
+    /// Compare each CATALOG directory with the same path at this git revision
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
 
     /// Output format
     #[arg(short, long, value_enum, default_value_t = DiffFormat::Text)]

@@ -1,88 +1,174 @@
-//! `fbc diff OLD NEW`: load both catalogs (directories, images or `REV:PATH` from
-//! git), compare them, and write the report in the chosen format.
+//! `fbc diff OLD NEW [OLD NEW]...` and `fbc diff --base REV DIR...`: load each
+//! pair of catalogs (directories, images or `REV:PATH` from git), compare them,
+//! and write the report in the chosen format.
 
 use std::io::Write as _;
 
 use crate::ExitStatus;
-use crate::catalog::git::GitPath;
+use crate::catalog::git::{self, GitPath, Revision};
 use crate::cli::{DiffArgs, DiffFormat, DiffRule};
-use crate::diff::report::{json, markdown, text};
-use crate::diff::{self, Failed, Options, PackageReport, Rule};
-use crate::graph::deprecations::Deprecations;
-use crate::output::gitlab;
-use crate::text::shown::Form;
+use crate::diff::catalogs::{self, Pair, Settings, Side};
+use crate::diff::report::many::Many;
+use crate::diff::report::{Format, Report};
+use crate::diff::{Failed, Options, Rule};
 
 pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
-    let sources = [GitPath::parse(&args.old), GitPath::parse(&args.new)];
-    let pull = super::pull_options(&args.registry)?;
+    let allow: Vec<Rule> = args.allow.iter().map(|rule| rule_of(*rule)).collect();
+    let settings = Settings {
+        semantics: super::semantics(args.semantics),
+        allow: &allow,
+        pull: super::pull_options(&args.registry)?,
+    };
+    let format = format_of(args.output);
+    let Some(base) = &args.base else {
+        if !args.catalogs.len().is_multiple_of(2) {
+            return Err(ArgumentsError::Odd {
+                count: args.catalogs.len(),
+            }
+            .into());
+        }
+        let pairs: Vec<Pair> = args
+            .catalogs
+            .chunks(2)
+            .map(|pair| {
+                let revisions = pair
+                    .iter()
+                    .filter_map(|side| GitPath::parse(side))
+                    .map(|source| source.revision)
+                    .collect();
+                Pair {
+                    old: Side::Reference(pair[0].clone()),
+                    new: Side::Reference(pair[1].clone()),
+                    old_name: pair[0].clone(),
+                    new_name: pair[1].clone(),
+                    revisions,
+                }
+            })
+            .collect();
+        if let [pair] = &pairs[..] {
+            return one(
+                (&args.catalogs[0], &args.catalogs[1]),
+                pair,
+                &settings,
+                format,
+            );
+        }
+        return many(&pairs, None, &settings, format);
+    };
+    let mut pairs = Vec::new();
+    for directory in &args.catalogs {
+        let path = git::repository_path(directory)?;
+        pairs.push(Pair {
+            old: Side::Revision(path.clone()),
+            new: Side::Directory(directory.clone()),
+            old_name: format!("{base}:{path}"),
+            new_name: directory.clone(),
+            revisions: vec![base.clone()],
+        });
+    }
+    git::verify_revision(base)?;
+    let paths: Vec<String> = pairs
+        .iter()
+        .filter_map(|pair| match &pair.old {
+            Side::Revision(path) => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut revision = Revision::list(base, &paths)?;
+    many(&pairs, Some(&mut revision), &settings, format)
+}
+
+/// One pair: its report as it has always been, and nothing on stdout when
+/// either side cannot be read.
+fn one(
+    (old, new): (&str, &str),
+    pair: &Pair,
+    settings: &Settings,
+    format: Format,
+) -> miette::Result<ExitStatus> {
     let (old, new) = rayon::join(
-        || crate::source::catalog_or_revision(&args.old, pull),
-        || crate::source::catalog_or_revision(&args.new, pull),
+        || crate::source::catalog_or_revision(old, settings.pull),
+        || crate::source::catalog_or_revision(new, settings.pull),
     );
     let (old, new) = (old?, new?);
-    let (old_deprecations, new_deprecations) = (
-        Deprecations::new(&old.deprecations),
-        Deprecations::new(&new.deprecations),
-    );
     let options = Options {
-        old: args.old.clone(),
-        new: args.new.clone(),
-        semantics: super::semantics(args.semantics),
-        allow: &args
-            .allow
-            .iter()
-            .map(|rule| rule_of(*rule))
-            .collect::<Vec<_>>(),
+        old: pair.old_name.clone(),
+        new: pair.new_name.clone(),
+        semantics: settings.semantics.clone(),
+        allow: settings.allow,
+        revisions: pair.revisions.clone(),
     };
-    let revisions: Vec<&str> = sources
-        .iter()
-        .flatten()
-        .map(|s| s.revision.as_str())
-        .collect();
-    let mut writer = match args.output {
-        DiffFormat::Text => Writer::Text(text::TextReport::new().map_err(Failed::Write)?),
-        DiffFormat::Markdown => {
-            Writer::Markdown(markdown::MarkdownReport::new().map_err(Failed::Write)?)
-        }
-        DiffFormat::Json => Writer::Json(json::JsonReport::new().map_err(Failed::Write)?),
-        DiffFormat::Gitlab => Writer::Gitlab(Vec::new()),
-    };
-    let totals = diff::compare(
-        (&old, &new),
-        (&old_deprecations, &new_deprecations),
-        &options,
-        |report| match &mut writer {
-            Writer::Text(text) => text.package(report),
-            Writer::Markdown(markdown) => markdown.package(report),
-            Writer::Json(json) => json.package(report),
-            Writer::Gitlab(issues) => {
-                issues.extend(issues_of(report, &options.new, &revisions));
-                Ok(())
-            }
-        },
-    )?;
+    let mut report = Report::new(format, "").map_err(Failed::Write)?;
+    let totals = catalogs::compare(&old, &new, &options, |package| {
+        report.package(package, &options)
+    })?;
     // Nothing is written before the whole report is: a comparison that fails on
     // its way leaves stdout empty.
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let written = match writer {
-        Writer::Text(text) => text.finish(&options, &totals, &mut out),
-        Writer::Markdown(markdown) => markdown.finish(&options, &totals, &mut out),
-        Writer::Json(json) => json.finish(&options, &totals, &mut out),
-        Writer::Gitlab(issues) => gitlab::write(|| issues.iter().cloned(), &mut out),
-    }
-    .and_then(|()| out.flush());
-    match written {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            return Err(Failed::Write(error).into());
-        }
-        _ => {}
-    }
+    write_out(|out| report.finish(&options, &totals, out))?;
     Ok(if totals.fails() {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
     })
+}
+
+/// Several catalogs: one report, the exit status the worst of theirs. A catalog
+/// that cannot be read is reported (and its errors printed); the others are
+/// still compared.
+fn many(
+    pairs: &[Pair],
+    revision: Option<&mut Revision>,
+    settings: &Settings,
+    format: Format,
+) -> miette::Result<ExitStatus> {
+    let base = revision.is_some().then(|| pairs[0].revisions[0].clone());
+    let mut report = Many::new(format, base, &settings.semantics).map_err(Failed::Write)?;
+    let outcome = catalogs::compare_all(pairs, revision, settings, &mut report)?;
+    for error in outcome.errors {
+        crate::report_error(&miette::Report::new(error));
+    }
+    let failed = report.failed();
+    write_out(|out| report.finish(out))?;
+    Ok(if failed {
+        ExitStatus::Error
+    } else if outcome.breaks {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// Writes the report to stdout; a reader that went away is no error.
+fn write_out(
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), Failed> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(Failed::Write(error)),
+        _ => Ok(()),
+    }
+}
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+enum ArgumentsError {
+    #[error("fbc diff compares OLD NEW pairs; {count} catalogs were given")]
+    #[diagnostic(
+        code(fbc::diff::arguments),
+        help(
+            "give OLD NEW pairs, or --base REV with the directories to compare with REV (`fbc diff --base origin/main catalogs/*`)"
+        )
+    )]
+    Odd { count: usize },
+}
+
+fn format_of(format: DiffFormat) -> Format {
+    match format {
+        DiffFormat::Text => Format::Text,
+        DiffFormat::Markdown => Format::Markdown,
+        DiffFormat::Json => Format::Json,
+        DiffFormat::Gitlab => Format::Gitlab,
+    }
 }
 
 /// The rule an `--allow` value names.
@@ -96,64 +182,4 @@ fn rule_of(rule: DiffRule) -> Rule {
         DiffRule::HeadRemoved => Rule::HeadRemoved,
         DiffRule::BundleChanged => Rule::BundleChanged,
     }
-}
-
-/// The report being written, in the chosen format.
-enum Writer {
-    Text(text::TextReport),
-    Markdown(markdown::MarkdownReport),
-    Json(json::JsonReport),
-    /// Issues are few (one per problem) and GitLab wants them in one array.
-    Gitlab(Vec<gitlab::Issue>),
-}
-
-/// One Code Quality issue per problem of a package, at its blob in NEW (or in OLD
-/// for what NEW no longer has).
-fn issues_of<'r>(
-    report: &'r PackageReport,
-    new: &'r str,
-    revisions: &'r [&str],
-) -> impl Iterator<Item = gitlab::Issue> + 'r {
-    report.problems.iter().map(move |problem| {
-        let (path, line) = problem.location.as_ref().map_or_else(
-            || (new.to_owned(), 1),
-            |location| {
-                (
-                    repository_path(&location.file, revisions),
-                    location.line as usize,
-                )
-            },
-        );
-        let subject = [
-            Some(problem.package.as_str()),
-            problem.channel.as_deref(),
-            problem.bundle.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join("/");
-        gitlab::Issue {
-            description: problem.message.clone(),
-            check_name: format!("fbc-diff/{}", problem.rule.as_str()),
-            severity: match (problem.allowed, problem.rule.is_error()) {
-                (true, _) => "info",
-                (false, true) => "major",
-                (false, false) => "minor",
-            },
-            path,
-            line,
-            identity: subject,
-        }
-    })
-}
-
-/// A file's path as GitLab wants it, relative to the repository: a file read from
-/// git (`REV:PATH/FILE`) loses its `REV:`.
-fn repository_path(file: &std::path::Path, revisions: &[&str]) -> String {
-    let shown = crate::text::shown::path(file, Form::Data);
-    revisions
-        .iter()
-        .find_map(|revision| shown.strip_prefix(&format!("{revision}:")))
-        .map_or_else(|| shown.clone(), str::to_owned)
 }

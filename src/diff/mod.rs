@@ -3,6 +3,7 @@
 //! OLM classic's and OLM v1's rules in NEW, and the changes that take installations
 //! off their way to the channel head are the problems that fail the check.
 
+pub(crate) mod catalogs;
 pub(crate) mod changes;
 pub(crate) mod impact;
 pub(crate) mod report;
@@ -82,7 +83,7 @@ pub(crate) struct PackageReport<'a> {
 
 /// What the reports of all packages add up to: all that is kept of them once
 /// each has been written.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Totals {
     pub(crate) packages: usize,
     pub(crate) added: usize,
@@ -150,6 +151,8 @@ pub(crate) struct Options<'o> {
     pub(crate) new: String,
     pub(crate) semantics: Vec<Semantics>,
     pub(crate) allow: &'o [Rule],
+    /// The git revisions the sides were read from.
+    pub(crate) revisions: Vec<String>,
 }
 
 /// How many packages are compared at once: enough to keep the cores busy, few

@@ -40,6 +40,19 @@ impl Spool {
     }
 }
 
+/// A spool is also somewhere to write a whole part at once (a catalog's section
+/// of a report of several).
+impl Write for Spool {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.written |= !bytes.is_empty();
+        self.file.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

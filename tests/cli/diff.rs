@@ -313,6 +313,257 @@ fn rev_path_reads_the_catalog_from_git_objects() {
     );
 }
 
+/// A repository whose commit on `main` holds catalogs `a`, `b` and `gone` (each
+/// the fixture's OLD); the working tree then changes `a` to NEW, leaves `b`,
+/// removes `gone` and adds `c`.
+fn repository_of_catalogs() -> tempfile::TempDir {
+    let repo = tempfile::tempdir().expect("temporary directory");
+    let root = repo.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    for name in ["a", "b", "gone"] {
+        copy_dir(
+            &testdata(KINDS).join("old"),
+            &root.join("catalogs").join(name),
+        );
+    }
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "old"]);
+    std::fs::remove_dir_all(root.join("catalogs/a")).expect("rm");
+    std::fs::remove_dir_all(root.join("catalogs/gone")).expect("rm");
+    copy_dir(&testdata(KINDS).join("new"), &root.join("catalogs/a"));
+    copy_dir(&testdata(KINDS).join("new"), &root.join("catalogs/c"));
+    repo
+}
+
+const EVERY_CATALOG: [&str; 4] = ["catalogs/a", "catalogs/b", "catalogs/c", "catalogs/gone"];
+
+fn diff_base(root: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    fbc()
+        .args(["diff", "--base", "main"])
+        .args(EVERY_CATALOG)
+        .args(extra)
+        .current_dir(root)
+        .output()
+        .expect("fbc runs")
+}
+
+#[test]
+fn base_compares_every_catalog_with_its_path_at_the_revision() {
+    let repo = repository_of_catalogs();
+    let root = repo.path();
+    let trace = root.join("git-trace");
+    let output = fbc()
+        .args(["diff", "--base", "main", "-o", "json"])
+        .args(EVERY_CATALOG)
+        .env("GIT_TRACE", &trace)
+        .current_dir(root)
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["base"], "main");
+    assert_eq!(report["verdict"], "fail");
+    let statuses: Vec<(&str, &str, &str)> = report["catalogs"]
+        .as_array()
+        .expect("catalogs")
+        .iter()
+        .map(|c| {
+            (
+                c["old"].as_str().expect("old"),
+                c["new"].as_str().expect("new"),
+                c["status"].as_str().expect("status"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("main:catalogs/a", "catalogs/a", "changed"),
+            ("main:catalogs/b", "catalogs/b", "unchanged"),
+            ("main:catalogs/c", "catalogs/c", "added"),
+            ("main:catalogs/gone", "catalogs/gone", "removed"),
+        ]
+    );
+    // The changed catalog's part is the report of that catalog on its own.
+    let alone = kinds(&["-o", "json"]);
+    let alone: Value = serde_json::from_slice(&alone.stdout).expect("JSON");
+    for field in ["summary", "packages", "installations"] {
+        assert_eq!(report["catalogs"][0][field], alone[field], "{field}");
+    }
+    assert_eq!(report["summary"]["problems"], alone["summary"]["problems"]);
+    // Git is read once for all catalogs: one listing, one batch of blobs.
+    let trace = std::fs::read_to_string(&trace).expect("git's trace");
+    for command in ["ls-tree", "cat-file --batch"] {
+        let runs = trace
+            .lines()
+            .filter(|line| {
+                line.contains(&format!("git {command}")) || line.contains(&format!("' '{command}"))
+            })
+            .filter(|line| line.contains("trace: run_command") || line.contains("trace: built-in"))
+            .count();
+        assert_eq!(runs, 1, "git {command} runs once:\n{trace}");
+    }
+}
+
+#[test]
+fn base_reports_in_text_and_markdown_with_a_section_per_catalog() {
+    let repo = repository_of_catalogs();
+    let output = diff_base(repo.path(), &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("diff main:catalogs/a -> catalogs/a\n"),
+        "{text}"
+    );
+    for line in [
+        "diff main:catalogs/b -> catalogs/b\n",
+        "diff main:catalogs/c -> catalogs/c: a new catalog (main:catalogs/c holds nothing); nothing to compare\n",
+        "diff main:catalogs/gone -> catalogs/gone: the catalog is removed (catalogs/gone holds nothing); nothing to compare\n",
+        "\n4 catalog(s): 1 changed, 1 unchanged, 1 added, 1 removed: the change breaks installations in catalogs/a\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+    let output = diff_base(repo.path(), &["-o", "markdown"]);
+    let markdown = stdout(&output);
+    for line in [
+        "## Catalog diff: 4 catalog(s) against `main`\n",
+        "| `catalogs/a` | changed | 7 | 13 | 7 | 8 |\n",
+        "| `catalogs/b` | unchanged | 0 | 0 | 0 | 0 |\n",
+        "| `catalogs/c` | added | | | | |\n",
+        "### Catalog diff: `main:catalogs/a` → `catalogs/a`\n",
+    ] {
+        assert!(markdown.contains(line), "{line:?} in\n{markdown}");
+    }
+    // Only changed catalogs get a section.
+    assert_eq!(markdown.matches("### Catalog diff").count(), 1);
+    let output = diff_base(repo.path(), &["-o", "gitlab"]);
+    let issues: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let alone: Value = serde_json::from_slice(&kinds(&["-o", "gitlab"]).stdout).expect("JSON");
+    assert_eq!(
+        issues.as_array().expect("issues").len(),
+        alone.as_array().expect("issues").len()
+    );
+}
+
+#[test]
+fn base_exit_status_is_the_worst_and_unreadable_catalogs_are_reported() {
+    let repo = repository_of_catalogs();
+    let root = repo.path();
+    std::fs::create_dir_all(root.join("catalogs/bad")).expect("mkdir");
+    std::fs::write(root.join("catalogs/bad/catalog.json"), "{\"schema\": ").expect("write");
+    let output = fbc()
+        .args(["diff", "--base", "main", "catalogs/b", "catalogs/bad"])
+        .current_dir(root)
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(2));
+    let text = stdout(&output);
+    assert!(
+        text.contains("diff main:catalogs/b -> catalogs/b\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "2 catalog(s): 1 unchanged, 1 not compared: 1 catalog(s) could not be compared"
+        ),
+        "{text}"
+    );
+    assert!(crate::stderr(&output).contains("catalogs/bad/catalog.json"));
+    // A breaking catalog alone exits 1; nothing that breaks exits 0.
+    let output = fbc()
+        .args(["diff", "--base", "main", "catalogs/a", "catalogs/b"])
+        .current_dir(root)
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(1));
+    let output = fbc()
+        .args(["diff", "--base", "main", "catalogs/b", "catalogs/c"])
+        .current_dir(root)
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
+fn base_names_paths_in_git_terms_from_anywhere_in_the_repository() {
+    let repo = repository_of_catalogs();
+    let root = repo.path();
+    // From a subdirectory, `a` is `catalogs/a`.
+    let output = fbc()
+        .args(["diff", "--base", "main", "a", "-o", "json"])
+        .current_dir(root.join("catalogs"))
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["catalogs"][0]["old"], "main:catalogs/a");
+    // A catalog replaced by a link to a renamed directory is compared with what
+    // its own path held, not taken as new.
+    std::fs::rename(root.join("catalogs/b"), root.join("catalogs/b-renamed")).expect("mv");
+    std::fs::remove_dir_all(root.join("catalogs/a")).expect("rm");
+    std::os::unix::fs::symlink("b-renamed", root.join("catalogs/a")).expect("ln");
+    let output = diff_base(root, &["-o", "json"]);
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["catalogs"][0]["status"], "unchanged", "{report}");
+    // A path outside the repository, or a revision git does not know.
+    let outside = tempfile::tempdir().expect("temporary directory");
+    for (args, message) in [
+        (
+            vec![outside.path().to_str().expect("UTF-8 path")],
+            "outside the repository",
+        ),
+        (
+            vec!["--base", "mian", "catalogs/b-renamed"],
+            "git knows no revision \"mian\"",
+        ),
+    ] {
+        let mut command = fbc();
+        command.arg("diff");
+        if args[0] != "--base" {
+            command.args(["--base", "main"]);
+        }
+        let output = command
+            .args(&args)
+            .current_dir(root)
+            .output()
+            .expect("fbc runs");
+        assert_eq!(output.status.code(), Some(2));
+        assert!(
+            crate::stderr(&output).contains(message),
+            "{}",
+            crate::stderr(&output)
+        );
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
+fn several_pairs_give_one_report() {
+    let output = run(&[
+        "diff",
+        "testdata/diff/kinds/old",
+        "testdata/diff/kinds/new",
+        "testdata/diff/kinds/new",
+        "testdata/diff/kinds/new",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["base"], Value::Null);
+    assert_eq!(report["catalogs"][0]["status"], "changed");
+    assert_eq!(report["catalogs"][1]["status"], "unchanged");
+    // An odd number of catalogs without --base is refused.
+    let output = run(&[
+        "diff",
+        "testdata/diff/kinds/old",
+        "testdata/diff/kinds/new",
+        "x",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(crate::stderr(&output).contains("compares OLD NEW pairs; 3 catalogs were given"));
+}
+
 /// The blobs of `fbc render DIR`.
 fn rendered_blobs(dir: &std::path::Path) -> Vec<Value> {
     let output = run(&["render", dir.to_str().expect("UTF-8 path")]);

@@ -143,6 +143,16 @@ fn fbc_outputs_match_their_schemas() {
             "-o",
             "json",
         ],
+        // Several catalogs, one of them unreadable.
+        &[
+            "diff",
+            "testdata/diff/kinds/old",
+            "testdata/diff/kinds/new",
+            "testdata/diff/kinds/new",
+            "testdata/diff/kinds.txt",
+            "-o",
+            "json",
+        ],
     ] {
         let report: Value = serde_json::from_str(&stdout(&run(args))).expect("JSON");
         assert_valid(&diff, &report, &args.join(" "));

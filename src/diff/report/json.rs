@@ -150,16 +150,43 @@ impl From<&Location> for LocationJson {
 
 /// The JSON report, written as `serde_json`'s pretty printer writes the whole
 /// object: its three lists are spooled while the packages come, and the summary
-/// ahead of them is written last.
+/// ahead of them is written last. `indent` is where the object stands: nothing
+/// for a report of one catalog, inside `catalogs` for several.
 pub(crate) struct JsonReport {
+    indent: &'static str,
     packages: Spool,
     installations: Spool,
     problems: Spool,
 }
 
+/// The fields ahead of `summary`, each with its value as JSON text.
+pub(crate) type Header = Vec<(&'static str, String)>;
+
+/// The header of the report of one catalog compared on its own.
+pub(crate) fn header(options: &Options) -> Header {
+    let semantics: Vec<&str> = options.semantics.iter().map(|s| s.as_str()).collect();
+    vec![
+        ("formatVersion", FORMAT_VERSION.to_string()),
+        ("old", value(&options.old)),
+        ("new", value(&options.new)),
+        ("semantics", value(&semantics)),
+    ]
+}
+
+/// `"pass"` or `"fail"`, as the totals decide.
+pub(crate) fn verdict(totals: &Totals) -> String {
+    value(&if totals.fails() { "fail" } else { "pass" })
+}
+
+/// A value as JSON text, to be indented with [`pretty`] where it is written.
+pub(crate) fn value(value: &(impl Serialize + ?Sized)) -> String {
+    serde_json::to_string_pretty(value).expect("the report serializes")
+}
+
 impl JsonReport {
-    pub(crate) fn new() -> std::io::Result<JsonReport> {
+    pub(crate) fn new(indent: &'static str) -> std::io::Result<JsonReport> {
         Ok(JsonReport {
+            indent,
             packages: Spool::new()?,
             installations: Spool::new()?,
             problems: Spool::new()?,
@@ -167,23 +194,25 @@ impl JsonReport {
     }
 
     pub(crate) fn package(&mut self, report: &PackageReport) -> std::io::Result<()> {
-        element(&mut self.packages, &package(&report.diff))?;
+        let indent = self.indent;
+        element(&mut self.packages, indent, &package(&report.diff))?;
         for each in &report.installations {
-            element(&mut self.installations, &installation(each))?;
+            element(&mut self.installations, indent, &installation(each))?;
         }
         for each in &report.problems {
-            element(&mut self.problems, &problem(each))?;
+            element(&mut self.problems, indent, &problem(each))?;
         }
         Ok(())
     }
 
+    /// Writes the object: the `header` fields, the verdict (unless the header
+    /// has it), the summary, the lists.
     pub(crate) fn finish(
         self,
-        header: &Options,
+        header: &[(&'static str, String)],
         totals: &Totals,
         out: &mut dyn std::io::Write,
     ) -> std::io::Result<()> {
-        let semantics: Vec<&str> = header.semantics.iter().map(|s| s.as_str()).collect();
         let summary = Summary {
             packages_added: totals.added,
             packages_removed: totals.removed,
@@ -193,14 +222,18 @@ impl JsonReport {
             problems: totals.failing,
             allowed: totals.allowed,
         };
-        out.write_all(b"{\n")?;
-        writeln!(out, "  \"formatVersion\": {FORMAT_VERSION},")?;
-        writeln!(out, "  \"old\": {},", pretty(&header.old, "  "))?;
-        writeln!(out, "  \"new\": {},", pretty(&header.new, "  "))?;
-        writeln!(out, "  \"semantics\": {},", pretty(&semantics, "  "))?;
-        let verdict = if totals.fails() { "fail" } else { "pass" };
-        writeln!(out, "  \"verdict\": \"{verdict}\",")?;
-        writeln!(out, "  \"summary\": {},", pretty(&summary, "  "))?;
+        let inner = format!("{}  ", self.indent);
+        writeln!(out, "{{")?;
+        let verdict = (!header.iter().any(|(name, _)| *name == "verdict"))
+            .then(|| ("verdict", verdict(totals)));
+        for (name, text) in header.iter().cloned().chain(verdict) {
+            writeln!(out, "{inner}\"{name}\": {},", pretty(&text, &inner))?;
+        }
+        writeln!(
+            out,
+            "{inner}\"summary\": {},",
+            pretty(&value(&summary), &inner)
+        )?;
         let lists = [
             ("packages", self.packages, ","),
             ("installations", self.installations, ","),
@@ -208,32 +241,35 @@ impl JsonReport {
         ];
         for (name, list, comma) in lists {
             if list.is_empty() {
-                writeln!(out, "  \"{name}\": []{comma}")?;
+                writeln!(out, "{inner}\"{name}\": []{comma}")?;
             } else {
-                writeln!(out, "  \"{name}\": [")?;
+                writeln!(out, "{inner}\"{name}\": [")?;
                 list.copy_to(out)?;
-                writeln!(out, "\n  ]{comma}")?;
+                writeln!(out, "\n{inner}]{comma}")?;
             }
         }
-        out.write_all(b"}\n")
+        write!(out, "{}}}", self.indent)?;
+        if self.indent.is_empty() {
+            writeln!(out)?;
+        }
+        Ok(())
     }
 }
 
-/// `value` as `serde_json::to_string_pretty` writes it, its lines after the
-/// first indented by `indent` (JSON strings hold no line breaks).
-fn pretty(value: &impl Serialize, indent: &str) -> String {
-    serde_json::to_string_pretty(value)
-        .expect("the report serializes")
-        .replace('\n', &format!("\n{indent}"))
+/// JSON text whose lines after the first are indented by `indent` (JSON strings
+/// hold no line breaks).
+pub(crate) fn pretty(text: &str, indent: &str) -> String {
+    text.replace('\n', &format!("\n{indent}"))
 }
 
-/// Appends an element to a list at the report's second level.
-fn element(list: &mut Spool, value: &impl Serialize) -> std::io::Result<()> {
+/// Appends an element to one of the report's lists.
+fn element(list: &mut Spool, indent: &str, element: &impl Serialize) -> std::io::Result<()> {
     if !list.is_empty() {
         list.write(b",\n")?;
     }
-    list.write(b"    ")?;
-    list.write(pretty(value, "    ").as_bytes())
+    let indent = format!("{indent}    ");
+    list.write(indent.as_bytes())?;
+    list.write(pretty(&value(element), &indent).as_bytes())
 }
 
 fn package<'a>(diff: &'a PackageDiff<'a>) -> PackageJson<'a> {

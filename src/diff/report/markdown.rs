@@ -127,14 +127,14 @@ fn write_section(out: &mut String, package: &PackageReport) {
 
 /// Text inside backticks in a table cell: a backtick would end the span, a pipe
 /// the cell (GitHub splits cells at `|` even in a code span), a line break the row.
-fn code(text: &str) -> String {
+pub(crate) fn code(text: &str) -> String {
     crate::text::shown::text(text)
         .replace('`', "'")
         .replace('|', "\\|")
 }
 
 /// Text in a table cell or list item: no pipe, no line break, no HTML.
-fn cell(text: &str) -> String {
+pub(crate) fn cell(text: &str) -> String {
     html(text).replace('|', "\\|")
 }
 

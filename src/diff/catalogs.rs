@@ -1,0 +1,193 @@
+//! Several catalogs in one diff: OLD NEW pairs, or each directory of a repository
+//! against the same path at a git revision (`--base REV DIR...`). Catalogs are
+//! taken one after the other, each loaded on both sides at once and its packages
+//! compared in parallel, so memory holds one catalog's two sides at a time; the
+//! revision's files are listed once and read through one git process.
+
+use std::path::Path;
+
+use crate::catalog::Catalog;
+use crate::catalog::git::Revision;
+use crate::graph::deprecations::Deprecations;
+use crate::graph::upgrade::Semantics;
+use crate::image::PullOptions;
+use crate::source::SourceError;
+
+use super::report::many::Many;
+use super::{Failed, Options, Rule, Totals};
+
+/// Where one side of a comparison comes from.
+pub(crate) enum Side {
+    /// A directory, an image or `REV:PATH`, as `fbc diff OLD NEW` takes them.
+    Reference(String),
+    /// A path (from the repository's top) at the `--base` revision; absent when
+    /// the revision has nothing there.
+    Revision(String),
+    /// A directory of the working tree; absent when nothing is there.
+    Directory(String),
+}
+
+/// Two sides to compare, with the names the report gives them.
+pub(crate) struct Pair {
+    pub(crate) old: Side,
+    pub(crate) new: Side,
+    pub(crate) old_name: String,
+    pub(crate) new_name: String,
+    /// The git revisions the sides are read from (GitLab's paths drop them).
+    pub(crate) revisions: Vec<String>,
+}
+
+/// What became of one catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Compared, and some package differs.
+    Changed,
+    Unchanged,
+    /// Only NEW has it.
+    Added,
+    /// Only OLD has it.
+    Removed,
+    /// One of its sides could not be read (the error is among the outcome's).
+    Failed(String),
+}
+
+impl Status {
+    pub(crate) fn as_str(&self) -> &'static str {
+        match self {
+            Status::Changed => "changed",
+            Status::Unchanged => "unchanged",
+            Status::Added => "added",
+            Status::Removed => "removed",
+            Status::Failed(_) => "failed",
+        }
+    }
+}
+
+/// The settings every catalog is compared under.
+pub(crate) struct Settings<'s> {
+    pub(crate) semantics: Vec<Semantics>,
+    pub(crate) allow: &'s [Rule],
+    pub(crate) pull: PullOptions,
+}
+
+/// How the comparison of all catalogs went.
+pub(crate) struct Outcome {
+    /// Some catalog's change breaks installations.
+    pub(crate) breaks: bool,
+    /// The errors of the catalogs that could not be read, to be reported.
+    pub(crate) errors: Vec<SourceError>,
+}
+
+/// Compares every pair in turn and adds each catalog's part to `many`.
+pub(crate) fn compare_all(
+    pairs: &[Pair],
+    mut revision: Option<&mut Revision>,
+    settings: &Settings,
+    many: &mut Many,
+) -> Result<Outcome, Failed> {
+    let mut outcome = Outcome {
+        breaks: false,
+        errors: Vec::new(),
+    };
+    for pair in pairs {
+        let revision = revision.as_deref_mut();
+        let (old, new) = rayon::join(
+            || load(&pair.old, revision, settings.pull),
+            || load(&pair.new, None, settings.pull),
+        );
+        let options = Options {
+            old: pair.old_name.clone(),
+            new: pair.new_name.clone(),
+            semantics: settings.semantics.clone(),
+            allow: settings.allow,
+            revisions: pair.revisions.clone(),
+        };
+        let (old, new) = match (old, new) {
+            (Ok(old), Ok(new)) => (old, new),
+            (old, new) => {
+                let errors: Vec<SourceError> =
+                    [old.err(), new.err()].into_iter().flatten().collect();
+                let message = errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                outcome.errors.extend(errors);
+                many.add(&options, &Status::Failed(message), None)?;
+                continue;
+            }
+        };
+        let (old, new) = match (old, new) {
+            (Some(old), Some(new)) => (old, new),
+            (None, Some(_)) => {
+                many.add(&options, &Status::Added, None)?;
+                continue;
+            }
+            (Some(_), None) => {
+                many.add(&options, &Status::Removed, None)?;
+                continue;
+            }
+            (None, None) => {
+                let message = format!(
+                    "neither {} nor {} holds a catalog",
+                    pair.old_name, pair.new_name
+                );
+                many.add(&options, &Status::Failed(message), None)?;
+                continue;
+            }
+        };
+        let mut report = many.report()?;
+        let totals = compare(&old, &new, &options, |package| {
+            report.package(package, &options)
+        })?;
+        outcome.breaks |= totals.fails();
+        let status = if totals.packages == 0 {
+            Status::Unchanged
+        } else {
+            Status::Changed
+        };
+        many.add(&options, &status, Some((report, &totals)))?;
+    }
+    Ok(outcome)
+}
+
+/// Compares two catalogs, handing each differing package's report to `each`.
+pub(crate) fn compare(
+    old: &Catalog,
+    new: &Catalog,
+    options: &Options,
+    each: impl FnMut(&super::PackageReport) -> std::io::Result<()>,
+) -> Result<Totals, Failed> {
+    let deprecations = (
+        Deprecations::new(&old.deprecations),
+        Deprecations::new(&new.deprecations),
+    );
+    super::compare(
+        (old, new),
+        (&deprecations.0, &deprecations.1),
+        options,
+        each,
+    )
+}
+
+/// One side's catalog; `None` for a path that holds nothing.
+fn load(
+    side: &Side,
+    revision: Option<&mut Revision>,
+    pull: PullOptions,
+) -> Result<Option<Catalog>, SourceError> {
+    match side {
+        Side::Reference(reference) => crate::source::catalog_or_revision(reference, pull).map(Some),
+        Side::Revision(path) => {
+            let revision = revision.expect("a --base revision is listed");
+            Ok(revision.catalog(path)?)
+        }
+        Side::Directory(directory) => {
+            let path = Path::new(directory);
+            if path.symlink_metadata().is_err() {
+                return Ok(None);
+            }
+            crate::source::catalog(path, pull).map(Some)
+        }
+    }
+}
