@@ -75,15 +75,22 @@ check() {
       echo "::error title=fbc diff::no base to diff against: set the input \`base-ref\` (it defaults to the pull request's base)"
       diff_status=2
     else
-      local revision
+      local revision report
       revision=$(base_revision "$base") || diff_status=2
       if [ -n "$revision" ]; then
-        for catalog in "${catalogs[@]}"; do
-          diff_one "$revision" "$catalog" "${diff_options[@]}" || {
-            local one=$?
-            [ "$one" -gt "$diff_status" ] && diff_status=$one
-          }
-        done
+        # One run for every catalog: each is compared with its own path at the
+        # base, in git's terms (a catalog replaced by a link to a renamed
+        # directory is compared with what its path held; one absent from the base
+        # is reported as added).
+        report=$(mktemp)
+        fbc diff -o markdown --base="$revision" "${diff_options[@]}" -- "${catalogs[@]}" >"$report" || diff_status=$?
+        cat "$report" >>"$GITHUB_STEP_SUMMARY"
+        rm -f "$report"
+        if [ "$diff_status" -eq 1 ]; then
+          echo "::error title=fbc diff::the change breaks installations; see the job summary"
+        elif [ "$diff_status" -ne 0 ]; then
+          echo "::error title=fbc diff::fbc diff could not compare every catalog with $revision (exit status $diff_status); see the job summary and the log"
+        fi
       fi
     fi
     [ "$diff_status" -gt "$status" ] && status=$diff_status
@@ -122,35 +129,6 @@ inside_repository() {
   top=$(git rev-parse --show-toplevel 2>/dev/null) || return 0
   real=$(realpath -m -- "$1")
   [ "$real" = "$top" ] || [ "${real#"$top"/}" != "$real" ]
-}
-
-# diff_one REVISION CATALOG [OPTION...]
-diff_one() {
-  local revision=$1 catalog=$2 path
-  shift 2
-  # REV:PATH names a path from the top of the repository, found in git's terms:
-  # the catalog's own path, not where a symbolic link leads (a catalog replaced by
-  # a link to a renamed directory is compared with what its path held).
-  path=$(realpath -m -s --relative-to="$(git rev-parse --show-toplevel)" -- "$catalog")
-  if [ "$path" = .. ] || [ "${path#../}" != "$path" ]; then
-    echo "::error title=fbc diff::\`$catalog\` is outside the repository"
-    return 2
-  fi
-  if ! git cat-file -e "$revision:$path" 2>/dev/null; then
-    echo "fbc diff: \`$catalog\` is new (absent from $revision); nothing to compare" >>"$GITHUB_STEP_SUMMARY"
-    return 0
-  fi
-  local report status=0
-  report=$(mktemp)
-  fbc diff -o markdown "$@" -- "$revision:$path" "$catalog" >"$report" || status=$?
-  cat "$report" >>"$GITHUB_STEP_SUMMARY"
-  rm -f "$report"
-  if [ "$status" -eq 1 ]; then
-    echo "::error title=fbc diff::the change to $catalog breaks installations; see the job summary"
-  elif [ "$status" -ne 0 ]; then
-    echo "::error title=fbc diff::fbc diff could not compare $catalog with $revision (exit status $status)"
-  fi
-  return "$status"
 }
 
 build() {

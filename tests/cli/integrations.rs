@@ -126,7 +126,7 @@ fn the_action_validates_and_reports_the_diff_in_the_job_summary() {
     assert_eq!(step.output("status").as_deref(), Some("1"));
     assert_eq!(step.output("sarif-file").as_deref(), Some("out/fbc.sarif"));
     assert!(
-        log.contains("::error title=fbc diff::the change to catalog breaks installations"),
+        log.contains("::error title=fbc diff::the change breaks installations"),
         "{log}"
     );
     let summary = step.file("summary");
@@ -134,7 +134,8 @@ fn the_action_validates_and_reports_the_diff_in_the_job_summary() {
         summary.contains("fbc validate: every catalog is valid"),
         "{summary}"
     );
-    // The markdown report of `fbc diff main:catalog catalog`.
+    // The markdown report of `fbc diff --base main catalog`.
+    assert!(summary.contains("| `catalog` | changed |"), "{summary}");
     assert!(summary.contains("<details"), "{summary}");
     assert!(summary.contains("hello.v0.2.0"), "{summary}");
     let sarif: Value = serde_json::from_str(
@@ -231,7 +232,11 @@ fn a_catalog_new_in_the_pull_request_has_nothing_to_diff() {
         "{}",
         step.file("summary")
     );
-    assert!(step.file("summary").contains("`catalog-v2` is new"));
+    assert!(
+        step.file("summary").contains("| `catalog-v2` | added |"),
+        "{}",
+        step.file("summary")
+    );
 }
 
 #[test]
@@ -262,7 +267,7 @@ fn a_catalog_replaced_by_a_link_to_a_renamed_directory_is_compared_with_its_path
     assert_eq!(output.status.code(), Some(0), "{log}");
     assert_eq!(step.output("diff-status").as_deref(), Some("1"), "{log}");
     assert!(
-        !step.file("summary").contains("is new"),
+        step.file("summary").contains("| `catalog` | changed |"),
         "{}",
         step.file("summary")
     );
@@ -519,7 +524,7 @@ fn pre_commit(dir: &Path, home: &Path) -> (Option<i32>, String) {
 
 #[test]
 #[cfg_attr(fbc_no_pre_commit, ignore = "needs pre-commit")]
-fn the_pre_commit_hooks_validate_and_check_templates() {
+fn the_pre_commit_hooks_validate_diff_and_check_templates() {
     require("pre-commit", "pip install pre-commit");
     let (hooks, head) = hook_repository();
     let home = tempfile::tempdir().expect("temporary directory");
@@ -557,11 +562,13 @@ fn the_pre_commit_hooks_validate_and_check_templates() {
     std::fs::create_dir(root.join("hello")).expect("mkdir");
     std::fs::write(root.join("hello/catalog.yaml"), &rendered.stdout).expect("write");
     let config = format!(
-        "repos:\n- repo: {}\n  rev: {head}\n  hooks:\n  - id: fbc-validate\n    args: [catalog, --allow, image-not-pinned]\n  - id: fbc-template-check\n    args: [hello-semver.yaml, --check, hello/catalog.yaml]\n",
+        "repos:\n- repo: {}\n  rev: {head}\n  hooks:\n  - id: fbc-validate\n    args: [catalog, --allow, image-not-pinned]\n  - id: fbc-template-check\n    args: [hello-semver.yaml, --check, hello/catalog.yaml]\n  - id: fbc-diff\n    args: [catalog]\n",
         hooks.path().display()
     );
     std::fs::write(root.join(".pre-commit-config.yaml"), config).expect("write");
     git(root, &["add", "-A"]);
+    // The diff hook compares with HEAD.
+    git(root, &["commit", "-q", "-m", "catalogs"]);
 
     let (status, log) = pre_commit(root, home.path());
     assert_eq!(status, Some(0), "{log}");
@@ -570,8 +577,9 @@ fn the_pre_commit_hooks_validate_and_check_templates() {
         "{log}"
     );
     assert!(log.contains("fbc template drift check"), "{log}");
+    assert!(log.contains("fbc diff"), "{log}");
 
-    // A hand edit of the rendered catalog and a broken channel: both hooks fail.
+    // A hand edit of the rendered catalog and a broken channel: every hook fails.
     let catalog = std::fs::read_to_string(root.join("hello/catalog.yaml")).expect("read");
     std::fs::write(
         root.join("hello/catalog.yaml"),
@@ -591,5 +599,9 @@ fn the_pre_commit_hooks_validate_and_check_templates() {
         "{log}"
     );
     assert!(log.contains("+description: Says hello."), "{log}");
-    assert_eq!(log.matches("Failed").count(), 2, "{log}");
+    assert!(
+        log.contains("1 catalog(s): 1 changed: the change breaks installations in catalog"),
+        "{log}"
+    );
+    assert_eq!(log.matches("Failed").count(), 3, "{log}");
 }
