@@ -4,7 +4,7 @@
 //! on one thread, best of five passes over files already in memory:
 //! - floor: finding the document boundaries (opm's `---` rule), the least any
 //!   reader does;
-//! - direct: the direct reader (`catalog::yaml::block`) on every document it reads;
+//! - direct: the direct reader (`codec::yaml::block`) on every document it reads;
 //! - saphyr: the full reader on the same documents, as every document was read
 //!   before the direct reader.
 

@@ -14,13 +14,13 @@ pub fn documents(text: &str) -> Vec<Cow<'_, str>> {
 /// Whether the direct reader reads the document (the value is dropped).
 #[must_use]
 pub fn read_directly(document: &str) -> bool {
-    crate::catalog::yaml::read_directly(document)
+    crate::codec::yaml::read_directly(document)
 }
 
 /// Whether saphyr's reader (the one the direct reader falls back to) reads it.
 #[must_use]
 pub fn read_fully(document: &str) -> bool {
-    crate::catalog::yaml::read_with_saphyr(document)
+    crate::codec::yaml::read_with_saphyr(document)
 }
 
 /// The `.yaml` and `.yml` files under a directory, sorted.

@@ -73,6 +73,11 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
         process::interrupt::install();
     }
     let outcome = process::stack::on_deep_stack(|| run_command(cli));
+    // Library code never prints: what the registries configuration warned about
+    // is reported here, once the command is done with it.
+    for warning in image::configuration_warnings() {
+        output::diagnostics::print_report(&warning);
+    }
     // An interrupted command that returns (its workers stopped) leaves the exit to
     // the handler, which is still removing what they wrote.
     process::interrupt::wait_if_stopping();

@@ -49,7 +49,7 @@ pub(crate) fn first_document(bytes: &[u8]) -> Result<Option<Value>, TooDeep> {
     if matches!(text, Cow::Owned(_)) && document.contains('\u{FFFD}') {
         return Ok(None);
     }
-    match crate::catalog::yaml_to_json(&document) {
+    match crate::codec::yaml::to_json(&document) {
         Ok(value) => Ok(Some(normalize_yaml_numbers(value))),
         Err(error) if error.contains("nesting deeper than") => Err(TooDeep),
         Err(_) => Ok(None),
@@ -80,7 +80,7 @@ pub(crate) fn embedded_object(bytes: &[u8]) -> Option<Value> {
     if text.trim_start().starts_with('{') {
         serde_json::from_str(&text).ok().map(normalize_json_numbers)
     } else {
-        crate::catalog::yaml_to_json(&text)
+        crate::codec::yaml::to_json(&text)
             .ok()
             .map(normalize_yaml_numbers)
     }

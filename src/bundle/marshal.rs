@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::codec::node::Node;
-use crate::codec::number;
+use crate::go::number;
 
 /// The compact JSON text `json.Marshal` writes for `value`.
 pub(crate) fn marshal(value: &Value) -> String {

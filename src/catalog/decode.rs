@@ -8,8 +8,8 @@ use std::ops::ControlFlow;
 
 use serde_json::Value;
 
-use super::yaml::{self, Implicit, YamlError};
 use crate::codec::json_read::{JsonError, JsonStream};
+use crate::codec::yaml::{self, Implicit, YamlError};
 
 /// How far opm peeks to decide between JSON and YAML.
 const SNIFF_LENGTH: usize = 4096;

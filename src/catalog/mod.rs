@@ -12,7 +12,6 @@ mod meta;
 mod missing;
 mod stream;
 mod walk;
-pub(crate) mod yaml;
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -22,6 +21,7 @@ use miette::NamedSource;
 use rayon::prelude::*;
 use serde_json::Value;
 
+pub(crate) use crate::codec::yaml::Implicit;
 pub(crate) use decode::split_documents;
 pub(crate) use documents::{
     Meta, manifest_documents, meta_decoder_rejects, meta_documents, meta_fields, newest_change,
@@ -30,7 +30,6 @@ pub(crate) use documents::{
 pub(crate) use error::{LoadError, LoadErrors};
 pub(crate) use meta::Other;
 use meta::{Blob, Origin};
-pub(crate) use yaml::Implicit;
 
 use crate::model::{Bundle, Channel, Deprecation, Package};
 
@@ -532,18 +531,6 @@ pub(crate) fn first_document(text: &str) -> FirstDocument {
         },
         (None, None) => FirstDocument::Eof,
     }
-}
-
-/// What sigs.k8s.io/yaml's `Unmarshal` puts before yaml.v2's errors.
-pub(crate) const YAML_ERROR_PREFIX: &str = yaml::PREFIX;
-
-/// Converts a YAML text to JSON as opm's `yaml.YAMLToJSON` does (used for manifests
-/// embedded in bundles, so integers stay exact); the error reads as `Unmarshal`'s,
-/// with [`YAML_ERROR_PREFIX`].
-pub(crate) fn yaml_to_json(text: &str) -> Result<Value, String> {
-    yaml::manifest_to_json(text)
-        .map(|value| value.unwrap_or(Value::Null))
-        .map_err(|error| error.to_string())
 }
 
 /// Whether opm takes a directory for a bundle: it has `manifests` and `metadata`

@@ -2,8 +2,8 @@
 //! compact), HTML characters kept, Go's string escapes and float formatting.
 
 use super::node::{Chunks, Node};
-use super::number;
 use super::sink::Sink;
+use crate::go::number;
 use crate::text::bytes;
 
 /// Appends `node` as Go's `json.Encoder` with `SetIndent("", "    ")` and HTML

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::codec::number;
+use crate::go::number;
 
 /// Go's `strconv.Quote` (`%q` of a string).
 pub(crate) fn quote(text: &str) -> String {

@@ -1,11 +1,13 @@
 //! Go behaviour that leaks into opm's output and messages, in one place for the
-//! reader and the writers: string quoting and `fmt` value printing, base64,
+//! reader and the writers: string quoting and `fmt` value printing, numbers as
+//! `strconv` and `encoding/json` print a `float64`, base64,
 //! `encoding/json`'s kind names, `sort.Slice`'s order of equal elements,
 //! `text/tabwriter`, blang/semver's versions and ranges, and yaml.v2's resolve
 //! table and timestamps.
 
 pub(crate) mod base64;
 pub(crate) mod fmt;
+pub(crate) mod number;
 pub(crate) mod semver;
 pub(crate) mod sort;
 pub(crate) mod tabwriter;

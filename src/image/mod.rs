@@ -152,6 +152,11 @@ impl PulledImage {
     }
 }
 
+/// The warnings of the registries configuration this run read, if any.
+pub(crate) fn configuration_warnings() -> Vec<miette::Report> {
+    registries::warnings()
+}
+
 /// opm pulls only references written out in full (`reference.ParseNamed`): with a
 /// registry host, and on Docker Hub with the repository's namespace, so `busybox`,
 /// `foo/bar:1` and `index.docker.io/library/x` are refused without a network call.

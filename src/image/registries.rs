@@ -29,6 +29,8 @@ pub(crate) struct Registries {
     entries: Vec<Entry>,
     /// Where the entries come from, for messages.
     pub(crate) files: Vec<PathBuf>,
+    /// Files skipped for mixing both versions' tables, to be warned about.
+    skipped: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +60,9 @@ enum UseFor {
 /// Why registries.conf could not be read (reported through `ImageError::Config`).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum RegistriesError {
+    /// Both versions' tables in one file: skipped, never reported as an error.
+    #[error("{}: mixes version 1 and version 2 tables", .path.display())]
+    Mixed { path: PathBuf },
     #[error("{path}:{line}: {message}")]
     Invalid {
         path: PathBuf,
@@ -117,11 +122,25 @@ struct V1List {
     registries: Vec<String>,
 }
 
+static LOADED: std::sync::OnceLock<Result<Registries, RegistriesError>> =
+    std::sync::OnceLock::new();
+
 /// The configuration pulls use, read once per run.
 pub(crate) fn get() -> Result<&'static Registries, &'static RegistriesError> {
-    static LOADED: std::sync::OnceLock<Result<Registries, RegistriesError>> =
-        std::sync::OnceLock::new();
     LOADED.get_or_init(load).as_ref()
+}
+
+/// What the configuration read in this run warns about (nothing when no pull
+/// read it), for the command to report.
+pub(crate) fn warnings() -> Vec<miette::Report> {
+    let Some(Ok(registries)) = LOADED.get() else {
+        return Vec::new();
+    };
+    registries
+        .skipped
+        .iter()
+        .map(|path| miette::Report::new(MixedVersions { path: path.clone() }))
+        .collect()
 }
 
 /// The main file in podman's order of precedence.
@@ -174,8 +193,11 @@ fn load_from(main: &Path) -> Result<Registries, RegistriesError> {
                 return Err(RegistriesError::Io { path, error });
             }
         };
-        let entries = parse(&path, &text)?;
-        registries.merge(entries);
+        match parse(&path, &text) {
+            Ok(entries) => registries.merge(entries),
+            Err(RegistriesError::Mixed { path }) => registries.skipped.push(path.clone()),
+            Err(error) => return Err(error),
+        }
         registries.files.push(path);
     }
     Ok(registries)
@@ -193,8 +215,8 @@ struct MixedVersions {
 }
 
 /// The entries of one file; a version 1 file mixed with version 2 tables is
-/// skipped with a warning, as containers/image refuses it but opm users' CI
-/// must not break on it.
+/// `Mixed`, which the loader skips with a warning, as containers/image refuses
+/// it but opm users' CI must not break on it.
 fn parse(path: &Path, text: &str) -> Result<Vec<Entry>, RegistriesError> {
     let invalid = |offset: usize, message: String| RegistriesError::Invalid {
         path: path.to_path_buf(),
@@ -207,11 +229,9 @@ fn parse(path: &Path, text: &str) -> Result<Vec<Entry>, RegistriesError> {
     })?;
     if let Some(v1) = file.registries {
         if !file.registry.is_empty() {
-            let warning = MixedVersions {
+            return Err(RegistriesError::Mixed {
                 path: path.to_path_buf(),
-            };
-            crate::output::diagnostics::print_report(&miette::Report::new(warning));
-            return Ok(Vec::new());
+            });
         }
         return Ok(version_1(&v1));
     }
@@ -538,6 +558,7 @@ insecure = true
             Ok(vec![source("m.io/a/x:1", false), source("a.io/x:1", false)])
         );
         assert_eq!(registries.files.len(), 3);
+        assert_eq!(registries.skipped, [drop_ins.join("20-mixed.conf")]);
     }
 
     #[test]

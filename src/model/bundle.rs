@@ -268,12 +268,12 @@ fn check_object(value: Option<&Value>) -> Result<(), ObjectError> {
         .map_err(|_| ObjectError::Convert("invalid UTF-8 in manifest".to_owned()))?;
     // opm converts with `ToJSON` (sigs.k8s.io/yaml's `YAMLToJSON`), which returns
     // yaml.v2's error as it is: without the prefix its `Unmarshal` adds.
-    crate::catalog::yaml_to_json(&yaml)
+    crate::codec::yaml::to_json(&yaml)
         .map(|_| ())
         .map_err(|error| {
             ObjectError::Convert(
                 error
-                    .strip_prefix(crate::catalog::YAML_ERROR_PREFIX)
+                    .strip_prefix(crate::codec::yaml::PREFIX)
                     .map_or_else(|| error.clone(), str::to_owned),
             )
         })

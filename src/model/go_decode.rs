@@ -80,7 +80,7 @@ impl GoDecoder {
     /// A number that does not fit an integer field: Go names the number, as the
     /// catalog's float64 normalisation wrote it.
     pub(crate) fn mismatch_number(&mut self, number: f64, struct_name: &str, go_type: &str) {
-        let described = format!("number {}", crate::codec::number::json(number));
+        let described = format!("number {}", crate::go::number::json(number));
         self.mismatch_described(&described, struct_name, go_type);
     }
 

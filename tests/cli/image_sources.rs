@@ -278,3 +278,27 @@ fn oci_layouts_and_docker_archives_render_as_pulled_images() {
         stderr(&damaged)
     );
 }
+
+#[test]
+fn a_registries_file_mixing_both_versions_is_skipped_with_a_warning() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let conf = dir.path().join("registries.conf");
+    std::fs::write(
+        &conf,
+        "[registries.block]\nregistries = ['127.0.0.1:1']\n[[registry]]\nlocation = 'b.io'\n",
+    )
+    .expect("written");
+    // The pull reads the configuration (its block is skipped, so the pull is
+    // tried and refused by the closed port), then the warning is reported once.
+    let output = render_with(&conf, &["render", "127.0.0.1:1/x:1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = stderr(&output);
+    assert_eq!(
+        stderr
+            .matches("mixes version 1 ([registries.*]) and version 2 ([[registry]]) tables; the file is skipped")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(!stderr.contains("blocked"), "{stderr}");
+}

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::codec::number;
+use crate::go::number;
 
 /// How yaml.v2 prints a number that Go's JSON encoder wrote: integers that fit
 /// `int64` or `uint64` keep their digits (`-0` becomes `0`), anything else is a

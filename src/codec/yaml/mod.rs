@@ -29,6 +29,15 @@ use messages::Translated;
 /// The prefix sigs.k8s.io/yaml's `Unmarshal` puts before every conversion error.
 pub(crate) const PREFIX: &str = "error converting YAML to JSON: ";
 
+/// Converts a YAML text to JSON as opm's `yaml.YAMLToJSON` does (used for manifests
+/// embedded in bundles, so integers stay exact); the error reads as `Unmarshal`'s,
+/// with [`PREFIX`].
+pub(crate) fn to_json(text: &str) -> Result<Value, String> {
+    manifest_to_json(text)
+        .map(|value| value.unwrap_or(Value::Null))
+        .map_err(|error| error.to_string())
+}
+
 /// Why a YAML document has no JSON value.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub(crate) enum YamlError {

@@ -6,8 +6,8 @@
 use serde_json::{Number, Value};
 
 use super::{Failure, NON_FINITE, Node, Slot};
-use crate::catalog::yaml::keys::{self, Key};
-use crate::catalog::yaml::resolve::{Scalar, exact};
+use crate::codec::yaml::keys::{self, Key};
+use crate::codec::yaml::resolve::{Scalar, exact};
 
 /// The slot a key node leaves: its text, or why it cannot be a JSON key.
 pub(super) fn key(

@@ -3,8 +3,8 @@
 //! documents (mutated to reach the edges of the subset).
 
 use super::read;
-use crate::catalog::yaml::read_fully;
-use crate::catalog::yaml::tests::corpus_yaml_files;
+use crate::codec::yaml::read_fully;
+use crate::codec::yaml::tests::corpus_yaml_files;
 
 /// The direct reader answers, and as the full reader does.
 fn same(text: &str) {
