@@ -9,7 +9,7 @@ pub(crate) mod git;
 pub(crate) mod ignore;
 pub(crate) mod locate;
 mod meta;
-mod missing;
+pub(crate) mod missing;
 mod stream;
 mod walk;
 
@@ -542,36 +542,6 @@ pub(crate) fn is_bundle_directory(reference: &Path) -> bool {
             .symlink_metadata()
             .is_ok_and(|metadata| metadata.is_dir())
     })
-}
-
-/// Rejects a path that is not a directory; `reference` words the error as `render`
-/// does for one of its references, otherwise as `validate` does.
-pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), LoadError> {
-    match std::fs::metadata(path) {
-        Ok(metadata) if metadata.is_dir() => Ok(()),
-        Ok(_) => Err(LoadError::NotADirectory {
-            path: path.to_path_buf(),
-            reference,
-        }),
-        // opm takes any reference it cannot stat for an image; fbc only one that
-        // can be an image, so that a mistyped path is reported as one.
-        Err(source) if source.kind() == std::io::ErrorKind::NotFound => {
-            if crate::image::could_be_image(&path.to_string_lossy()) {
-                Err(LoadError::ImageReference {
-                    reference: path.to_path_buf(),
-                })
-            } else {
-                Err(LoadError::NotFound {
-                    path: path.to_path_buf(),
-                    hint: missing::hint(path, reference),
-                })
-            }
-        }
-        Err(error) => Err(LoadError::Io {
-            path: path.to_path_buf(),
-            error,
-        }),
-    }
 }
 
 #[cfg(test)]

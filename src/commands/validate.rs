@@ -323,7 +323,7 @@ fn check_text(
 
 /// A catalog directory loaded, or why not.
 fn load(directory: &Path) -> Result<catalog::Catalog, ValidateError> {
-    catalog::require_directory(directory, false)?;
+    crate::source::require_directory(directory, false)?;
     if catalog::is_bundle_directory(directory) {
         return Err(ValidateError::BundleDirectory {
             directory: directory.to_path_buf(),

@@ -14,7 +14,7 @@ use crate::image::PullOptions;
 use crate::source::SourceError;
 
 use super::report::many::Many;
-use super::{Failed, Options, Rule, Totals};
+use super::{CatalogStatus as Status, Failed, Options, Rule, Totals};
 
 /// Where one side of a comparison comes from.
 pub(crate) enum Side {
@@ -35,32 +35,6 @@ pub(crate) struct Pair {
     pub(crate) new_name: String,
     /// The git revisions the sides are read from (GitLab's paths drop them).
     pub(crate) revisions: Vec<String>,
-}
-
-/// What became of one catalog.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Status {
-    /// Compared, and some package differs.
-    Changed,
-    Unchanged,
-    /// Only NEW has it.
-    Added,
-    /// Only OLD has it.
-    Removed,
-    /// One of its sides could not be read (the error is among the outcome's).
-    Failed(String),
-}
-
-impl Status {
-    pub(crate) fn as_str(&self) -> &'static str {
-        match self {
-            Status::Changed => "changed",
-            Status::Unchanged => "unchanged",
-            Status::Added => "added",
-            Status::Removed => "removed",
-            Status::Failed(_) => "failed",
-        }
-    }
 }
 
 /// The settings every catalog is compared under.

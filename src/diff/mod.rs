@@ -145,6 +145,32 @@ impl PackageReport<'_> {
     }
 }
 
+/// What became of one catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CatalogStatus {
+    /// Compared, and some package differs.
+    Changed,
+    Unchanged,
+    /// Only NEW has it.
+    Added,
+    /// Only OLD has it.
+    Removed,
+    /// One of its sides could not be read (the error is among the outcome's).
+    Failed(String),
+}
+
+impl CatalogStatus {
+    pub(crate) fn as_str(&self) -> &'static str {
+        match self {
+            CatalogStatus::Changed => "changed",
+            CatalogStatus::Unchanged => "unchanged",
+            CatalogStatus::Added => "added",
+            CatalogStatus::Removed => "removed",
+            CatalogStatus::Failed(_) => "failed",
+        }
+    }
+}
+
 /// What the comparison looks at.
 pub(crate) struct Options<'o> {
     pub(crate) old: String,

@@ -79,7 +79,7 @@ impl Found {
 /// exist is an image reference; a directory with `manifests/` and `metadata/` is
 /// a bundle; any other directory a catalog.
 pub(crate) fn find(reference: &Path, pull: PullOptions) -> Result<Found, SourceError> {
-    match catalog::require_directory(reference, true) {
+    match require_directory(reference, true) {
         Ok(()) => {}
         Err(LoadError::ImageReference { .. }) => {
             let shown = reference.to_string_lossy();
@@ -98,6 +98,36 @@ pub(crate) fn find(reference: &Path, pull: PullOptions) -> Result<Found, SourceE
     } else {
         Found::Catalog(reference.to_path_buf())
     })
+}
+
+/// Rejects a path that is not a directory; `reference` words the error as `render`
+/// does for one of its references, otherwise as `validate` does.
+pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), LoadError> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => Ok(()),
+        Ok(_) => Err(LoadError::NotADirectory {
+            path: path.to_path_buf(),
+            reference,
+        }),
+        // opm takes any reference it cannot stat for an image; fbc only one that
+        // can be an image, so that a mistyped path is reported as one.
+        Err(source) if source.kind() == std::io::ErrorKind::NotFound => {
+            if crate::image::could_be_image(&path.to_string_lossy()) {
+                Err(LoadError::ImageReference {
+                    reference: path.to_path_buf(),
+                })
+            } else {
+                Err(LoadError::NotFound {
+                    path: path.to_path_buf(),
+                    hint: catalog::missing::hint(path, reference),
+                })
+            }
+        }
+        Err(error) => Err(LoadError::Io {
+            path: path.to_path_buf(),
+            error,
+        }),
+    }
 }
 
 /// The catalog a reference names (a directory or an image; a bundle is refused
