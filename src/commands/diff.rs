@@ -10,7 +10,7 @@ use crate::cli::{DiffArgs, DiffFormat, DiffRule};
 use crate::diff::catalogs::{self, Pair, Settings, Side};
 use crate::diff::report::many::Many;
 use crate::diff::report::{Format, Report};
-use crate::diff::{Failed, Options, Rule};
+use crate::diff::{Failed, Rule};
 
 pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
     let allow: Vec<Rule> = args.allow.iter().map(|rule| rule_of(*rule)).collect();
@@ -75,7 +75,7 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
         })
         .collect();
     let mut revision = Revision::list(base, &paths)?;
-    many(&pairs, Some(&mut revision), &settings, format)
+    many(&pairs, Some((base, &mut revision)), &settings, format)
 }
 
 /// One pair: its report as it has always been, and nothing on stdout when
@@ -91,13 +91,7 @@ fn one(
         || crate::source::catalog_or_revision(new, settings.pull),
     );
     let (old, new) = (old?, new?);
-    let options = Options {
-        old: pair.old_name.clone(),
-        new: pair.new_name.clone(),
-        semantics: settings.semantics.clone(),
-        allow: settings.allow,
-        revisions: pair.revisions.clone(),
-    };
+    let options = pair.options(settings);
     let mut report = Report::new(format, "").map_err(Failed::Write)?;
     let totals = catalogs::compare(&old, &new, &options, |package| {
         report.package(package, &options)
@@ -117,12 +111,13 @@ fn one(
 /// still compared.
 fn many(
     pairs: &[Pair],
-    revision: Option<&mut Revision>,
+    base: Option<(&str, &mut Revision)>,
     settings: &Settings,
     format: Format,
 ) -> miette::Result<ExitStatus> {
-    let base = revision.is_some().then(|| pairs[0].revisions[0].clone());
-    let mut report = Many::new(format, base, &settings.semantics).map_err(Failed::Write)?;
+    let (base, revision) = base.unzip();
+    let mut report =
+        Many::new(format, base.map(str::to_owned), &settings.semantics).map_err(Failed::Write)?;
     let outcome = catalogs::compare_all(pairs, revision, settings, &mut report)?;
     for error in outcome.errors {
         crate::report_error(&miette::Report::new(error));

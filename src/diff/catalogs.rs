@@ -37,6 +37,19 @@ pub(crate) struct Pair {
     pub(crate) revisions: Vec<String>,
 }
 
+impl Pair {
+    /// What the comparison of this pair looks at.
+    pub(crate) fn options<'s>(&self, settings: &Settings<'s>) -> Options<'s> {
+        Options {
+            old: self.old_name.clone(),
+            new: self.new_name.clone(),
+            semantics: settings.semantics.clone(),
+            allow: settings.allow,
+            revisions: self.revisions.clone(),
+        }
+    }
+}
+
 /// The settings every catalog is compared under.
 pub(crate) struct Settings<'s> {
     pub(crate) semantics: Vec<Semantics>,
@@ -69,13 +82,7 @@ pub(crate) fn compare_all(
             || load(&pair.old, revision, settings.pull),
             || load(&pair.new, None, settings.pull),
         );
-        let options = Options {
-            old: pair.old_name.clone(),
-            new: pair.new_name.clone(),
-            semantics: settings.semantics.clone(),
-            allow: settings.allow,
-            revisions: pair.revisions.clone(),
-        };
+        let options = pair.options(settings);
         let (old, new) = match (old, new) {
             (Ok(old), Ok(new)) => (old, new),
             (old, new) => {
