@@ -111,6 +111,10 @@ fn test_prerequisites() {
         std::env::var_os("PATH")
             .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
     };
+    // The mermaid parser of the markdown pictures' test: node, and the npm packages
+    // .ci/run installs (mermaid and jsdom) in FBC_MERMAID_DIR.
+    println!("cargo:rerun-if-env-changed=FBC_MERMAID_DIR");
+    let mermaid = mermaid_dir().join("node_modules/mermaid/package.json");
     let prerequisites = [
         (
             "fbc_no_corpus",
@@ -123,6 +127,7 @@ fn test_prerequisites() {
         ("fbc_no_pre_commit", on_path("pre-commit")),
         ("fbc_no_skopeo", on_path("skopeo")),
         ("fbc_no_jq", on_path("jq")),
+        ("fbc_no_mermaid", on_path("node") && mermaid.is_file()),
         // The serve tests' client: Python's grpcio with its tools, health and
         // reflection packages (.ci/run installs them).
         (
@@ -159,6 +164,20 @@ fn test_prerequisites() {
             corpus.join("PROVENANCE.md").display()
         );
     }
+}
+
+/// Where the tests find the mermaid npm package: `FBC_MERMAID_DIR`, else
+/// `~/.cache/fbc-tests/mermaid` (tests/cli/diff.rs reads the same).
+fn mermaid_dir() -> std::path::PathBuf {
+    std::env::var_os("FBC_MERMAID_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(
+            || {
+                std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                    .join(".cache/fbc-tests/mermaid")
+            },
+            std::path::PathBuf::from,
+        )
 }
 
 /// Asks cargo to rerun this script when HEAD moves: HEAD itself (a branch switch),

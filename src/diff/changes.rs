@@ -182,6 +182,9 @@ pub(crate) struct ChannelDiff<'a> {
     pub(crate) removed: Vec<&'a str>,
     pub(crate) edges: Vec<EdgeChange<'a>>,
     pub(crate) location: Option<Location>,
+    /// The channel in OLD and in NEW, for pictures.
+    pub(crate) before: Option<&'a Channel>,
+    pub(crate) after: Option<&'a Channel>,
 }
 
 /// A bundle of both catalogs whose blob differs.
@@ -344,6 +347,8 @@ fn channel_diff<'a>(
         removed: missing_from(&before, &after),
         edges,
         location: None,
+        before: old,
+        after: new,
     };
     let same = diff.status == Status::Changed
         && diff.added.is_empty()

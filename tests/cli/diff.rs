@@ -851,3 +851,124 @@ fn names_cannot_forge_lines_in_the_text_and_markdown_reports() {
         }
     }
 }
+
+/// The directory holding the mermaid and jsdom npm packages (as build.rs finds it).
+fn mermaid_dir() -> std::path::PathBuf {
+    std::env::var_os("FBC_MERMAID_DIR")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(
+            || {
+                std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                    .join(".cache/fbc-tests/mermaid")
+            },
+            std::path::PathBuf::from,
+        )
+}
+
+/// The mermaid blocks of a markdown text.
+fn mermaid_blocks(markdown: &str) -> Vec<String> {
+    markdown
+        .split("```mermaid\n")
+        .skip(1)
+        .map(|rest| rest.split("```").next().expect("a closed block").to_owned())
+        .collect()
+}
+
+#[test]
+#[cfg_attr(
+    fbc_no_mermaid,
+    ignore = "needs node and the mermaid npm package (.ci/run installs them)"
+)]
+fn markdown_pictures_are_mermaid_that_mermaid_parses() {
+    // The fixture's changes, and a long channel whose package name would end a
+    // label, with its head removed: folded away, still valid mermaid.
+    let mut outputs = vec![stdout(&kinds(&["-o", "markdown"]))];
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let name = "odd\"name`<b>";
+    let catalog = |entries: usize| {
+        let mut blobs = vec![format!(
+            r#"{{"schema":"olm.package","name":{name:?},"defaultChannel":"s"}}"#
+        )];
+        let mut channel = Vec::new();
+        for number in 0..entries {
+            let replaces = if number == 0 {
+                String::new()
+            } else {
+                format!(r#","replaces":"b.v{}""#, number - 1)
+            };
+            channel.push(format!(r#"{{"name":"b.v{number}"{replaces}}}"#));
+            blobs.push(format!(
+                r#"{{"schema":"olm.bundle","name":"b.v{number}","package":{name:?},"image":"q.io/b:{number}","properties":[{{"type":"olm.package","value":{{"packageName":{name:?},"version":"1.0.{number}"}}}}]}}"#
+            ));
+        }
+        blobs.push(format!(
+            r#"{{"schema":"olm.channel","name":"s","package":{name:?},"entries":[{}]}}"#,
+            channel.join(",")
+        ));
+        blobs.join("\n")
+    };
+    for (side, entries) in [("old", 40), ("new", 39)] {
+        std::fs::create_dir(dir.path().join(side)).expect("mkdir");
+        std::fs::write(dir.path().join(side).join("c.json"), catalog(entries)).expect("write");
+    }
+    let output = fbc()
+        .args(["diff", "-o", "markdown"])
+        .arg(dir.path().join("old"))
+        .arg(dir.path().join("new"))
+        .output()
+        .expect("fbc runs");
+    assert_eq!(output.status.code(), Some(1), "{}", crate::stderr(&output));
+    let long = stdout(&output);
+    assert!(
+        long.contains("<details><summary>channel <code>s</code>: 40 entries</summary>"),
+        "{long}"
+    );
+    outputs.push(long);
+    let blocks: Vec<String> = outputs
+        .iter()
+        .flat_map(|text| mermaid_blocks(text))
+        .collect();
+    assert_eq!(blocks.len(), 7, "a picture per changed channel");
+    // What the pictures say: the stranded bundle removed and broken, the new head
+    // added, the removed edge and the new one styled.
+    let strand = blocks
+        .iter()
+        .find(|block| block.contains("\"strand.v1.1.0\""))
+        .expect("the strand channel");
+    for line in [
+        "  class n1 removed\n",
+        "  class n3 added\n",
+        "  class n1 broken\n",
+        "  linkStyle 0,2 stroke:#cf222e,stroke-dasharray:5 3\n",
+        "  n2 -- replaces --> n3\n",
+    ] {
+        assert!(strand.contains(line), "{line:?} in\n{strand}");
+    }
+    let files: Vec<std::path::PathBuf> = blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| {
+            let path = dir.path().join(format!("{index}.mmd"));
+            std::fs::write(&path, block).expect("write");
+            path
+        })
+        .collect();
+    let parsed = Command::new("node")
+        .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mermaid/parse.mjs"))
+        .args(&files)
+        .current_dir(mermaid_dir())
+        .output()
+        .expect("node runs");
+    let answers = String::from_utf8_lossy(&parsed.stdout);
+    assert_eq!(
+        parsed.status.code(),
+        Some(0),
+        "{answers}{}",
+        crate::stderr(&parsed)
+    );
+    assert_eq!(
+        answers.matches("ok flowchart").count(),
+        files.len(),
+        "{answers}"
+    );
+}

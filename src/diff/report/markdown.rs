@@ -107,6 +107,9 @@ fn write_section(out: &mut String, package: &PackageReport) {
     if !changes.is_empty() {
         let _ = writeln!(out, "```\n{}```\n", changes.replace("```", "'''"));
     }
+    for channel in &package.diff.channels {
+        super::picture::channel(out, channel, &package.problems);
+    }
     for problem in &package.problems {
         let level = if problem.allowed {
             "allowed"
@@ -139,7 +142,7 @@ pub(crate) fn cell(text: &str) -> String {
 }
 
 /// Text outside code: no HTML, no line break.
-fn html(text: &str) -> String {
+pub(crate) fn html(text: &str) -> String {
     crate::text::shown::text(text)
         .replace('&', "&amp;")
         .replace('<', "&lt;")

@@ -6,6 +6,7 @@ pub(crate) mod gitlab;
 pub(crate) mod json;
 pub(crate) mod many;
 pub(crate) mod markdown;
+pub(crate) mod picture;
 pub(crate) mod text;
 
 use std::io::Write;
