@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::output::spool::Spool;
 
+use super::html;
 use super::text::{summary, write_changes};
 use crate::diff::{Options, PackageReport, Totals};
 
@@ -139,14 +140,6 @@ pub(crate) fn code(text: &str) -> String {
 /// Text in a table cell or list item: no pipe, no line break, no HTML.
 pub(crate) fn cell(text: &str) -> String {
     html(text).replace('|', "\\|")
-}
-
-/// Text outside code: no HTML, no line break.
-pub(crate) fn html(text: &str) -> String {
-    crate::text::shown::text(text)
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 #[cfg(test)]

@@ -76,3 +76,11 @@ impl Report {
         }
     }
 }
+
+/// Text outside code: no HTML, no line break.
+pub(crate) fn html(text: &str) -> String {
+    crate::text::shown::text(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

@@ -40,7 +40,7 @@ pub(crate) fn channel(out: &mut String, channel: &ChannelDiff, problems: &[Probl
     let names: BTreeSet<&str> = before.keys().chain(after.keys()).copied().collect();
     let title = format!(
         "channel <code>{}</code>: {} entries",
-        super::markdown::html(channel.name),
+        super::html(channel.name),
         names.len()
     );
     if names.len() > LARGEST {
