@@ -114,7 +114,10 @@ fn test_prerequisites() {
     // The mermaid parser of the markdown pictures' test: node, and the npm packages
     // .ci/run installs (mermaid and jsdom) in FBC_MERMAID_DIR.
     println!("cargo:rerun-if-env-changed=FBC_MERMAID_DIR");
-    let mermaid = mermaid_dir().join("node_modules/mermaid/package.json");
+    let mermaid_dir = mermaid_dir();
+    // The test asks the parser in the same directory.
+    println!("cargo:rustc-env=FBC_MERMAID_DIR={}", mermaid_dir.display());
+    let mermaid = mermaid_dir.join("node_modules/mermaid/package.json");
     let prerequisites = [
         (
             "fbc_no_corpus",

@@ -88,44 +88,49 @@ pub(crate) fn verify_revision(revision: &str) -> Result<(), GitError> {
         })
 }
 
-/// The path of `directory` from the top of the repository around the working
+/// The path of each directory from the top of the repository around the working
 /// directory, in git's terms: the path itself, never where a symbolic link
 /// leads (a catalog replaced by a link to a renamed directory is compared with
 /// what its own path held).
-pub(crate) fn repository_path(directory: &str) -> Result<String, GitError> {
+pub(crate) fn repository_paths(directories: &[String]) -> Result<Vec<String>, GitError> {
     let top = run(&["rev-parse", "--show-toplevel"]).map_err(|message| GitError::Command {
-        reference: directory.to_owned(),
+        reference: directories.join(" "),
         command: "rev-parse --show-toplevel",
         message,
     })?;
     let top = PathBuf::from(OsStr::from_bytes(top.trim_ascii_end()));
-    let outside = || GitError::Outside {
-        directory: directory.to_owned(),
-        top: top.clone(),
-    };
-    let here = std::env::current_dir().map_err(|_| outside())?;
-    let absolute = lexical(&here.join(directory));
-    let relative = if let Ok(relative) = absolute.strip_prefix(&top) {
-        relative.to_path_buf()
-    } else {
-        // A path through a link to the repository (`/tmp` to `/private/tmp`):
-        // the links of its parent are followed, never its own.
-        let (Some(parent), Some(name)) = (absolute.parent(), absolute.file_name()) else {
-            return Err(outside());
-        };
-        let parent = parent.canonicalize().map_err(|_| outside())?;
-        parent
-            .join(name)
-            .strip_prefix(&top)
-            .map_err(|_| outside())?
-            .to_path_buf()
-    };
-    let relative = relative.to_str().ok_or_else(outside)?;
-    Ok(if relative.is_empty() {
-        ".".to_owned()
-    } else {
-        relative.to_owned()
-    })
+    let here = std::env::current_dir().ok();
+    directories
+        .iter()
+        .map(|directory| {
+            let outside = || GitError::Outside {
+                directory: directory.clone(),
+                top: top.clone(),
+            };
+            let absolute = lexical(&here.as_ref().ok_or_else(outside)?.join(directory));
+            let relative = if let Ok(relative) = absolute.strip_prefix(&top) {
+                relative.to_path_buf()
+            } else {
+                // A path through a link to the repository (`/tmp` to
+                // `/private/tmp`): the links of its parent are followed, never its own.
+                let (Some(parent), Some(name)) = (absolute.parent(), absolute.file_name()) else {
+                    return Err(outside());
+                };
+                let parent = parent.canonicalize().map_err(|_| outside())?;
+                parent
+                    .join(name)
+                    .strip_prefix(&top)
+                    .map_err(|_| outside())?
+                    .to_path_buf()
+            };
+            let relative = relative.to_str().ok_or_else(outside)?;
+            Ok(if relative.is_empty() {
+                ".".to_owned()
+            } else {
+                relative.to_owned()
+            })
+        })
+        .collect()
 }
 
 /// `path` with `.` and `..` resolved by their names alone.

@@ -46,49 +46,34 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
             })
             .collect();
         if let [pair] = &pairs[..] {
-            return one(
-                (&args.catalogs[0], &args.catalogs[1]),
-                pair,
-                &settings,
-                format,
-            );
+            return one(pair, &settings, format);
         }
         return many(&pairs, None, &settings, format);
     };
-    let mut pairs = Vec::new();
-    for directory in &args.catalogs {
-        let path = git::repository_path(directory)?;
-        pairs.push(Pair {
+    let paths = git::repository_paths(&args.catalogs)?;
+    let pairs: Vec<Pair> = args
+        .catalogs
+        .iter()
+        .zip(&paths)
+        .map(|(directory, path)| Pair {
             old: Side::Revision(path.clone()),
             new: Side::Directory(directory.clone()),
             old_name: format!("{base}:{path}"),
             new_name: directory.clone(),
             revisions: vec![base.clone()],
-        });
-    }
-    git::verify_revision(base)?;
-    let paths: Vec<String> = pairs
-        .iter()
-        .filter_map(|pair| match &pair.old {
-            Side::Revision(path) => Some(path.clone()),
-            _ => None,
         })
         .collect();
+    git::verify_revision(base)?;
     let mut revision = Revision::list(base, &paths)?;
     many(&pairs, Some((base, &mut revision)), &settings, format)
 }
 
 /// One pair: its report as it has always been, and nothing on stdout when
 /// either side cannot be read.
-fn one(
-    (old, new): (&str, &str),
-    pair: &Pair,
-    settings: &Settings,
-    format: Format,
-) -> miette::Result<ExitStatus> {
+fn one(pair: &Pair, settings: &Settings, format: Format) -> miette::Result<ExitStatus> {
     let (old, new) = rayon::join(
-        || crate::source::catalog_or_revision(old, settings.pull),
-        || crate::source::catalog_or_revision(new, settings.pull),
+        || crate::source::catalog_or_revision(&pair.old_name, settings.pull),
+        || crate::source::catalog_or_revision(&pair.new_name, settings.pull),
     );
     let (old, new) = (old?, new?);
     let options = pair.options(settings);

@@ -852,19 +852,6 @@ fn names_cannot_forge_lines_in_the_text_and_markdown_reports() {
     }
 }
 
-/// The directory holding the mermaid and jsdom npm packages (as build.rs finds it).
-fn mermaid_dir() -> std::path::PathBuf {
-    std::env::var_os("FBC_MERMAID_DIR")
-        .filter(|dir| !dir.is_empty())
-        .map_or_else(
-            || {
-                std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-                    .join(".cache/fbc-tests/mermaid")
-            },
-            std::path::PathBuf::from,
-        )
-}
-
 /// The mermaid blocks of a markdown text.
 fn mermaid_blocks(markdown: &str) -> Vec<String> {
     markdown
@@ -956,7 +943,8 @@ fn markdown_pictures_are_mermaid_that_mermaid_parses() {
     let parsed = Command::new("node")
         .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mermaid/parse.mjs"))
         .args(&files)
-        .current_dir(mermaid_dir())
+        // Where build.rs found (or looked for) the packages.
+        .current_dir(env!("FBC_MERMAID_DIR"))
         .output()
         .expect("node runs");
     let answers = String::from_utf8_lossy(&parsed.stdout);
