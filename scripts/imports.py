@@ -17,7 +17,7 @@ import sys
 # loader, the writers and sources, the features, and the command line on top.
 FLOORS = [
     ["text", "process", "digest"],
-    ["go", "files"],
+    ["go", "files", "drawing"],
     ["codec"],
     ["model"],
     ["catalog"],

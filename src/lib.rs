@@ -13,6 +13,7 @@ mod codec;
 mod commands;
 mod diff;
 mod digest;
+mod drawing;
 mod files;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -13,12 +13,14 @@ pub enum GraphFormat {
     Dot,
     /// Nodes (bundles) and edges (replaces, skips, skipRange) as one JSON object, for jq
     Json,
+    /// A picture per channel as one SVG file that fbc lays out itself: no JavaScript, no network
+    Svg,
 }
 
 #[derive(Debug, clap::Args)]
 #[command(
-    about = "Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON)",
-    long_about = "Draw the upgrade graph of catalog directories or images (mermaid, dot or JSON).\n\n\
+    about = "Draw the upgrade graph of catalog directories or images (mermaid, dot, SVG or JSON)",
+    long_about = "Draw the upgrade graph of catalog directories or images (mermaid, dot, SVG or JSON).\n\n\
 Every channel is drawn with its edges: `replaces`, `skips` and `skipRange`, each from the \
 bundle one upgrades from to the entry that declares the edge. The mermaid output is \
 byte for byte what `opm alpha render-graph` prints for the same catalog and flags."

@@ -10,7 +10,7 @@ use crate::go::fmt::quote;
 use crate::graph::deprecations::Deprecations;
 use crate::graph::error::GraphError;
 use crate::graph::selection::{Filters, select};
-use crate::graph::{dot, json, mermaid};
+use crate::graph::{dot, json, mermaid, svg};
 
 /// What to draw, free of clap.
 struct Settings {
@@ -95,6 +95,12 @@ fn draw(registry: &RegistryArgs, settings: &Settings) -> miette::Result<ExitStat
             Drawn::Text(drawn.text)
         }
         GraphFormat::Dot => Drawn::Text(dot::write_dot(
+            &selection,
+            &deprecations,
+            settings.draw_v0_semantics,
+            &mut warnings,
+        )),
+        GraphFormat::Svg => Drawn::Text(svg::write_svg(
             &selection,
             &deprecations,
             settings.draw_v0_semantics,

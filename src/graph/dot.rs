@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::deprecations::Deprecations;
-use super::edges::{EdgeKind, channel_edges};
+use super::edges::{EdgeKind, channel_edges, drawn_names};
 use super::selection::{DrawnChannel, Selection};
 use crate::model::Text;
 
@@ -80,7 +80,7 @@ impl ChannelWriter<'_> {
             .iter()
             .flat_map(|entry| entry.skips.iter().map(Text::as_str))
             .collect();
-        for name in self.node_names(&edges) {
+        for name in drawn_names(&channel.entries, &edges, &self.selection.versions) {
             self.write_node(out, name, skipped.contains(name));
         }
         out.push_str("  }\n");
@@ -101,27 +101,6 @@ impl ChannelWriter<'_> {
                 quote(&label)
             );
         }
-    }
-
-    /// The entries newest first, then edge sources that are not entries.
-    fn node_names<'e>(&'e self, edges: &[super::edges::Edge<'e>]) -> Vec<&'e str> {
-        let mut names: Vec<&str> = self
-            .channel
-            .entries
-            .iter()
-            .map(|e| e.name.as_str())
-            .collect();
-        names.sort_by(|a, b| {
-            let version = |name: &str| self.selection.versions.get(name);
-            version(b).cmp(&version(a)).then_with(|| a.cmp(b))
-        });
-        let mut seen: HashSet<&str> = names.iter().copied().collect();
-        for edge in edges {
-            if seen.insert(edge.from) {
-                names.push(edge.from);
-            }
-        }
-        names
     }
 
     fn write_node(&self, out: &mut String, name: &str, skipped: bool) {

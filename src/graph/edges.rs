@@ -1,7 +1,7 @@
 //! Upgrade edges of a channel: `replaces`, `skips` and `skipRange`, each pointing
 //! from the bundle one upgrades from to the entry that declares the edge.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::go::fmt::quote;
 use crate::go::semver::Version;
@@ -100,6 +100,29 @@ pub(crate) fn covering_edge(
             && Range::parse(&entry.skip_range).is_ok_and(|range| range.contains(version))
     };
     version.is_some_and(in_range).then_some(EdgeKind::SkipRange)
+}
+
+/// The bundles a channel's drawing shows: its entries newest first (by version,
+/// then name), then the bundles only its edges name, in edge order.
+pub(crate) fn drawn_names<'a>(
+    entries: &'a [ChannelEntry],
+    edges: &[Edge<'a>],
+    versions: &HashMap<String, Version>,
+) -> Vec<&'a str> {
+    let mut names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    names.sort_by(|a, b| {
+        versions
+            .get(*b)
+            .cmp(&versions.get(*a))
+            .then_with(|| a.cmp(b))
+    });
+    let mut seen: HashSet<&str> = names.iter().copied().collect();
+    for edge in edges {
+        if seen.insert(edge.from) {
+            names.push(edge.from);
+        }
+    }
+    names
 }
 
 #[cfg(test)]

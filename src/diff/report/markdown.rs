@@ -109,7 +109,7 @@ fn write_section(out: &mut String, package: &PackageReport) {
         let _ = writeln!(out, "```\n{}```\n", changes.replace("```", "'''"));
     }
     for channel in &package.diff.channels {
-        super::picture::channel(out, channel, &package.problems);
+        super::picture::mermaid(out, channel, &package.problems);
     }
     for problem in &package.problems {
         let level = if problem.allowed {

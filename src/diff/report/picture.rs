@@ -11,13 +11,14 @@ use std::fmt::Write as _;
 
 use crate::diff::Problem;
 use crate::diff::changes::ChannelDiff;
+use crate::drawing::{self, Drawing, Line, Mark, Node};
 use crate::model::Channel;
 use crate::model::channel::ChannelEntry;
 
 /// Pictures of more entries than this are folded away under a summary line.
-const FOLDED: usize = 30;
+pub(crate) const FOLDED: usize = 30;
 /// Pictures of more entries than this are not drawn at all.
-const LARGEST: usize = 300;
+pub(crate) const LARGEST: usize = 300;
 
 const CLASSES: [&str; 4] = [
     "added stroke:#1a7f37,stroke-width:3px,color:#1a7f37",
@@ -34,33 +35,19 @@ struct Edge<'a> {
     skips: bool,
 }
 
-/// Appends the picture of `channel` (with the problems of its package) to `out`.
-pub(crate) fn channel(out: &mut String, channel: &ChannelDiff, problems: &[Problem]) {
+/// A changed channel's picture: its entries (then the bundles only edges name),
+/// and the edges of both sides, each marked by what NEW did to it.
+pub(crate) fn drawing(channel: &ChannelDiff, problems: &[Problem]) -> Drawing {
     let (before, after) = (entries(channel.before), entries(channel.after));
     let names: BTreeSet<&str> = before.keys().chain(after.keys()).copied().collect();
-    let title = format!(
-        "channel <code>{}</code>: {} entries",
-        super::html(channel.name),
-        names.len()
-    );
-    if names.len() > LARGEST {
-        let _ = writeln!(
-            out,
-            "<p>{title}: too many to draw (more than {LARGEST}).</p>\n"
-        );
-        return;
-    }
-    let folded = names.len() > FOLDED;
-    if folded {
-        let _ = writeln!(out, "<details><summary>{title}</summary>\n");
-    } else {
-        let _ = writeln!(out, "{title}\n");
-    }
-    out.push_str("```mermaid\ngraph LR\n");
-    for class in CLASSES {
-        let _ = writeln!(out, "  classDef {class}");
-    }
-    let ids = flowchart(out, (&before, &after), &names);
+    let (old_edges, new_edges) = (edges(&before), edges(&after));
+    let all: BTreeSet<&Edge> = old_edges.iter().chain(&new_edges).collect();
+    // Edges can name bundles the channel does not hold: they get nodes too.
+    let outside: BTreeSet<&str> = all
+        .iter()
+        .flat_map(|edge| [edge.from, edge.to])
+        .filter(|name| !names.contains(name))
+        .collect();
     let broken: BTreeSet<&str> = problems
         .iter()
         .filter(|p| p.fails() && p.channel.as_deref() == Some(channel.name))
@@ -71,65 +58,107 @@ pub(crate) fn channel(out: &mut String, channel: &ChannelDiff, problems: &[Probl
         .flatten()
         .flat_map(|heads| heads.split(", "))
         .collect();
-    let members = |keep: &dyn Fn(&str) -> bool| -> Vec<String> {
-        names
-            .iter()
-            .filter(|name| keep(name))
-            .map(|name| format!("n{}", ids[name]))
-            .collect()
-    };
-    let classes = [
-        ("removed", members(&|name| !after.contains_key(name))),
-        ("added", members(&|name| !before.contains_key(name))),
-        ("broken", members(&|name| broken.contains(name))),
-        ("head", members(&|name| heads.contains(name))),
-    ];
-    for (class, members) in classes {
-        if !members.is_empty() {
-            let _ = writeln!(out, "  class {} {class}", members.join(","));
-        }
-    }
-    out.push_str("```\n\n");
-    if folded {
-        out.push_str("</details>\n\n");
-    }
-}
-
-/// Writes the nodes (the entries, then bundles only edges name) and the edges,
-/// styled by side; the nodes' ids by name.
-fn flowchart<'a>(
-    out: &mut String,
-    (before, after): (&Entries<'a>, &Entries<'a>),
-    names: &BTreeSet<&'a str>,
-) -> BTreeMap<&'a str, usize> {
-    let (old_edges, new_edges) = (edges(before), edges(after));
-    let all: BTreeSet<&Edge> = old_edges.iter().chain(&new_edges).collect();
-    // Edges can name bundles the channel does not hold: they get nodes too.
-    let outside: BTreeSet<&str> = all
+    let mut nodes: Vec<Node> = names
         .iter()
-        .flat_map(|edge| [edge.from, edge.to])
-        .filter(|name| !names.contains(name))
+        .map(|&name| {
+            let marks = [
+                (!after.contains_key(name), Mark::Removed),
+                (!before.contains_key(name), Mark::Added),
+                (broken.contains(name), Mark::Broken),
+                (heads.contains(name), Mark::Head),
+            ];
+            Node {
+                label: name.to_owned(),
+                marks: marks
+                    .iter()
+                    .filter(|(on, _)| *on)
+                    .map(|(_, m)| *m)
+                    .collect(),
+            }
+        })
         .collect();
+    nodes.extend(outside.iter().map(|&name| Node {
+        label: name.to_owned(),
+        marks: vec![Mark::Outside],
+    }));
     let ids: BTreeMap<&str, usize> = names
         .iter()
         .chain(&outside)
         .enumerate()
         .map(|(id, &name)| (name, id))
         .collect();
-    for name in names.iter().chain(&outside) {
-        let _ = writeln!(out, "  n{}[\"{}\"]", ids[name], label(name));
+    let edges = all
+        .iter()
+        .map(|edge| drawing::Edge {
+            from: ids[edge.from],
+            to: ids[edge.to],
+            line: if edge.skips {
+                Line::Skips
+            } else {
+                Line::Replaces
+            },
+            mark: match (old_edges.contains(edge), new_edges.contains(edge)) {
+                (true, false) => Some(Mark::Removed),
+                (false, true) => Some(Mark::Added),
+                _ => None,
+            },
+        })
+        .collect();
+    Drawing {
+        title: format!("channel {}", channel.name),
+        nodes,
+        edges,
+    }
+}
+
+/// How many of a drawing's bundles are the channel's entries.
+pub(crate) fn entry_count(drawing: &Drawing) -> usize {
+    drawing
+        .nodes
+        .iter()
+        .filter(|node| !node.marks.contains(&Mark::Outside))
+        .count()
+}
+
+/// Appends the mermaid picture of `channel` (with the problems of its package)
+/// to `out`.
+pub(crate) fn mermaid(out: &mut String, channel: &ChannelDiff, problems: &[Problem]) {
+    let drawing = drawing(channel, problems);
+    let count = entry_count(&drawing);
+    let title = format!(
+        "channel <code>{}</code>: {count} entries",
+        super::html(channel.name),
+    );
+    if count > LARGEST {
+        let _ = writeln!(
+            out,
+            "<p>{title}: too many to draw (more than {LARGEST}).</p>\n"
+        );
+        return;
+    }
+    let folded = count > FOLDED;
+    if folded {
+        let _ = writeln!(out, "<details><summary>{title}</summary>\n");
+    } else {
+        let _ = writeln!(out, "{title}\n");
+    }
+    out.push_str("```mermaid\ngraph LR\n");
+    for class in CLASSES {
+        let _ = writeln!(out, "  classDef {class}");
+    }
+    for (id, node) in drawing.nodes.iter().enumerate() {
+        let _ = writeln!(out, "  n{id}[\"{}\"]", label(&node.label));
     }
     let mut styles = (Vec::new(), Vec::new());
-    for (index, edge) in all.iter().enumerate() {
-        let arrow = if edge.skips {
-            "-. skips .->"
-        } else {
-            "-- replaces -->"
+    for (index, edge) in drawing.edges.iter().enumerate() {
+        let arrow = match edge.line {
+            Line::Skips => "-. skips .->",
+            Line::Replaces | Line::SkipRange => "-- replaces -->",
         };
-        let _ = writeln!(out, "  n{} {arrow} n{}", ids[edge.from], ids[edge.to]);
-        match (old_edges.contains(edge), new_edges.contains(edge)) {
-            (true, false) => styles.0.push(index.to_string()),
-            (false, true) => styles.1.push(index.to_string()),
+        let _ = writeln!(out, "  n{} {arrow} n{}", edge.from, edge.to);
+        match edge.mark {
+            Some(Mark::Removed) => styles.0.push(index.to_string()),
+            Some(Mark::Added) => styles.1.push(index.to_string()),
             _ => {}
         }
     }
@@ -141,7 +170,22 @@ fn flowchart<'a>(
             let _ = writeln!(out, "  linkStyle {} {style}", indices.join(","));
         }
     }
-    ids
+    for mark in [Mark::Removed, Mark::Added, Mark::Broken, Mark::Head] {
+        let members: Vec<String> = drawing
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| node.marks.contains(&mark))
+            .map(|(id, _)| format!("n{id}"))
+            .collect();
+        if !members.is_empty() {
+            let _ = writeln!(out, "  class {} {}", members.join(","), mark.class());
+        }
+    }
+    out.push_str("```\n\n");
+    if folded {
+        out.push_str("</details>\n\n");
+    }
 }
 
 type Entries<'a> = BTreeMap<&'a str, &'a ChannelEntry>;
