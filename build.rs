@@ -131,6 +131,8 @@ fn test_prerequisites() {
         ("fbc_no_skopeo", on_path("skopeo")),
         ("fbc_no_jq", on_path("jq")),
         ("fbc_no_mermaid", on_path("node") && mermaid.is_file()),
+        // The SVG pictures' screenshot test (tests/cli/pictures.rs).
+        ("fbc_no_chromium", on_path("chromium")),
         // The serve tests' client: Python's grpcio with its tools, health and
         // reflection packages (.ci/run installs them).
         (

@@ -989,11 +989,11 @@ _fbc() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text markdown json gitlab" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown html json gitlab" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text markdown json gitlab" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown html json gitlab" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
@@ -1141,11 +1141,11 @@ _fbc() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "mermaid dot json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "mermaid dot json svg" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "mermaid dot json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "mermaid dot json svg" -- "${cur}"))
                     return 0
                     ;;
                 --minimum-edge)

@@ -84,7 +84,8 @@ complete -c fbc -n "__fish_fbc_using_subcommand validate" -l no-cache -d 'Downlo
 complete -c fbc -n "__fish_fbc_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -s o -l output -d 'Output format' -r -f -a "mermaid\t'Mermaid text, byte for byte what `opm alpha render-graph` prints'
 dot\t'Graphviz: one cluster per channel, edge kinds styled, deprecated items marked'
-json\t'Nodes (bundles) and edges (replaces, skips, skipRange) as one JSON object, for jq'"
+json\t'Nodes (bundles) and edges (replaces, skips, skipRange) as one JSON object, for jq'
+svg\t'A picture per channel as one SVG file that fbc lays out itself: no JavaScript, no network'"
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -l minimum-edge -d 'Bundle to use as the lower bound of the drawn edges; default is to draw all edges' -r
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -s p -l package -l package-name -d 'Draw only the channels of this package' -r
 complete -c fbc -n "__fish_fbc_using_subcommand graph" -l color -d 'When to colour stderr and show source snippets: auto (on a terminal, unless NO_COLOR is set, CLICOLOR=0 or TERM=dumb; CLICOLOR_FORCE=1 forces it), always, never' -r -f -a "auto\t''
@@ -99,6 +100,7 @@ complete -c fbc -n "__fish_fbc_using_subcommand graph" -s h -l help -d 'Print he
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l base -d 'Compare each CATALOG directory with the same path at this git revision' -r
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "text\t'A readable report'
 markdown\t'A pull-request comment: a summary table and a collapsible section per package'
+html\t'One self-contained HTML page, each changed channel drawn as SVG'
 json\t'One JSON object (schemas/diff.schema.json), for jq and tests'
 gitlab\t'GitLab Code Quality JSON, one entry per problem'"
 complete -c fbc -n "__fish_fbc_using_subcommand diff" -l allow -d 'Accept a kind of change: reported, but the check passes (repeatable)' -r -f -a "package-removed\t'A package removed while installations run it'

@@ -10,6 +10,8 @@ pub enum DiffFormat {
     Text,
     /// A pull-request comment: a summary table and a collapsible section per package
     Markdown,
+    /// One self-contained HTML page, each changed channel drawn as SVG
+    Html,
     /// One JSON object (schemas/diff.schema.json), for jq and tests
     Json,
     /// GitLab Code Quality JSON, one entry per problem

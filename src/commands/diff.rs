@@ -146,6 +146,7 @@ fn format_of(format: DiffFormat) -> Format {
     match format {
         DiffFormat::Text => Format::Text,
         DiffFormat::Markdown => Format::Markdown,
+        DiffFormat::Html => Format::Html,
         DiffFormat::Json => Format::Json,
         DiffFormat::Gitlab => Format::Gitlab,
     }

@@ -71,6 +71,17 @@ impl Problem {
     pub(crate) fn fails(&self) -> bool {
         self.rule.is_error() && !self.allowed
     }
+
+    /// What the reports call it: `error`, `warning`, or `allowed` (by `--allow`).
+    pub(crate) fn level(&self) -> &'static str {
+        if self.allowed {
+            "allowed"
+        } else if self.rule.is_error() {
+            "error"
+        } else {
+            "warning"
+        }
+    }
 }
 
 /// A changed package with what it does to installations.

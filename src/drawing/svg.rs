@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use super::layout::{self, Curve, Layout, Place, Point};
 use super::{Drawing, Line, Mark, Node};
+use crate::text::markup::escape;
 
 const STYLE: &str = "\
 .fbc-graph text{fill:#24292f}\
@@ -36,20 +37,23 @@ const SAMPLE: f64 = 28.0;
 const SPACE: f64 = 16.0;
 const LEFT: f64 = 12.0;
 
-/// Writes `drawings`, one under the other, as one `<svg>` element.
+/// Writes `drawings`, one under the other, each under its title (if it has
+/// one), as one `<svg>` element.
 pub(crate) fn write(out: &mut String, drawings: &[Drawing]) {
     let layouts: Vec<Layout> = drawings.iter().map(layout::lay_out).collect();
     let mut body = String::new();
     let (legend_width, mut y) = legend(&mut body, drawings);
     let mut width = legend_width;
     for (drawing, layout) in drawings.iter().zip(&layouts) {
-        let _ = writeln!(
-            body,
-            "<text class=\"title\" x=\"{LEFT}\" y=\"{}\">{}</text>",
-            number(y + TITLE - 8.0),
-            xml(&drawing.title)
-        );
-        y += TITLE;
+        if !drawing.title.is_empty() {
+            let _ = writeln!(
+                body,
+                "<text class=\"title\" x=\"{LEFT}\" y=\"{}\">{}</text>",
+                number(y + TITLE - 8.0),
+                escape(&drawing.title)
+            );
+            y += TITLE;
+        }
         let _ = writeln!(body, "<g transform=\"translate(0 {})\">", number(y));
         for (edge, curve) in drawing.edges.iter().zip(&layout.curves) {
             let mut classes = vec!["edge", edge.line.name()];
@@ -140,7 +144,7 @@ fn legend(out: &mut String, drawings: &[Drawing]) -> (f64, f64) {
 fn write_node(out: &mut String, node: &Node, place: &Place) {
     let mut classes = vec!["node"];
     classes.extend(node.marks.iter().map(|mark| mark.class()));
-    let label = xml(&node.label);
+    let label = escape(&node.label);
     let _ = writeln!(
         out,
         "<g class=\"{}\"><title>{label}</title><rect x=\"{}\" y=\"{}\" width=\"{}\" \
@@ -203,26 +207,6 @@ fn number(value: f64) -> String {
     }
 }
 
-/// Text for XML content and attributes: markup characters as entities, control
-/// characters shown as escapes, and the two non-characters XML forbids escaped too.
-pub(crate) fn xml(text: &str) -> String {
-    let shown = crate::text::shown::text(text);
-    let mut out = String::with_capacity(shown.len());
-    for character in shown.chars() {
-        match character {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\u{FFFE}' | '\u{FFFF}' => {
-                let _ = write!(out, "{}", character.escape_unicode());
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,7 +241,6 @@ mod tests {
         assert!(out.contains(">etcd / &lt;alpha&gt;</text>"));
         assert!(out.contains("<title>etcd.v2\\u{1b}&quot;&amp;</title>"));
         assert!(!out.contains('\u{1b}'));
-        assert_eq!(xml("\u{FFFF}"), "\\u{ffff}");
     }
 
     #[test]

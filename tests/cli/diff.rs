@@ -92,7 +92,7 @@ fn every_installation_of_the_real_pull_requests_matches_olm() {
     assert_eq!(checked, 440, "rows of the seven impact.tsv files");
 }
 
-const KINDS: &str = "diff/kinds";
+pub(crate) const KINDS: &str = "diff/kinds";
 
 /// The problem kinds that fail the check unless allowed.
 const BREAKING: [&str; 6] = [
@@ -104,7 +104,7 @@ const BREAKING: [&str; 6] = [
     "bundle-changed",
 ];
 
-fn kinds(extra: &[&str]) -> std::process::Output {
+pub(crate) fn kinds(extra: &[&str]) -> std::process::Output {
     let old = testdata(KINDS).join("old");
     let new = testdata(KINDS).join("new");
     let mut args = vec![

@@ -13,6 +13,7 @@ mod hostile;
 mod image;
 mod image_sources;
 mod integrations;
+mod pictures;
 mod readme;
 mod render;
 mod resolve;

@@ -10,10 +10,12 @@ use serde::Serialize;
 
 use super::json::{self, JsonReport, value};
 use super::markdown::{cell, code};
+use super::page::{self, Verdict};
 use super::{Format, Report};
 use crate::diff::{CatalogStatus as Status, Options, Totals};
 use crate::output::gitlab::Issue;
 use crate::output::spool::Spool;
+use crate::text::markup::escape;
 use crate::text::shown::text as t;
 
 /// One catalog as the closing summary counts it.
@@ -76,9 +78,12 @@ impl Many {
                 self.sections.write(b"\n")?;
                 report.finish(options, totals, &mut self.sections)?;
             }
+            (Format::Html, Some((Report::Html(report), totals))) if *status == Status::Changed => {
+                report.part(options, totals, &mut self.sections)?;
+            }
             // Only the table names the catalogs that were not compared, and those
             // that nothing changed in.
-            (Format::Gitlab | Format::Markdown, _) => {}
+            (Format::Gitlab | Format::Markdown | Format::Html, _) => {}
             (Format::Text, compared) => {
                 if !first {
                     self.sections.write(b"\n")?;
@@ -200,11 +205,41 @@ impl Many {
                 writeln!(out, "\n{}", t(&summary))
             }
             Format::Markdown => self.finish_markdown(out),
+            Format::Html => self.finish_html(out),
             Format::Json => self.finish_json(out),
             Format::Gitlab => {
                 crate::output::gitlab::write(|| self.issues.iter().cloned(), &mut &mut *out)
             }
         }
+    }
+
+    /// The verdict over all catalogs.
+    fn verdict(&self) -> Verdict<'_> {
+        let breaking = self.breaking();
+        let failed = self.count("failed");
+        if !breaking.is_empty() {
+            Verdict::Fails(breaking)
+        } else if failed > 0 {
+            Verdict::Incomplete(failed)
+        } else {
+            Verdict::Passes
+        }
+    }
+
+    /// A catalog's row: its status, and its figures when it was compared.
+    fn row(catalog: &Catalog) -> (String, Option<[usize; 4]>) {
+        let status = match &catalog.status {
+            Status::Failed(message) => format!("not compared: {message}"),
+            status => status.as_str().to_owned(),
+        };
+        let totals = &catalog.totals;
+        let figures = matches!(catalog.status, Status::Changed | Status::Unchanged).then_some([
+            totals.packages,
+            totals.checked,
+            totals.broken,
+            totals.failing,
+        ]);
+        (status, figures)
     }
 
     fn finish_markdown(self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -213,23 +248,19 @@ impl Many {
             .as_ref()
             .map(|base| format!(" against `{}`", code(base)))
             .unwrap_or_default();
-        let breaking = self.breaking();
-        let failed = self.count("failed");
-        let verdict = if !breaking.is_empty() {
-            format!(
+        let verdict = match self.verdict() {
+            Verdict::Passes => ":white_check_mark: **Nothing breaks.**".to_owned(),
+            Verdict::Fails(names) => format!(
                 ":x: **This change breaks installations** in {}.",
-                breaking
+                names
                     .iter()
                     .map(|name| format!("`{}`", code(name)))
                     .collect::<Vec<_>>()
                     .join(", ")
-            )
-        } else if failed > 0 {
-            format!(
+            ),
+            Verdict::Incomplete(failed) => format!(
                 ":warning: **{failed} catalog(s) could not be compared** (see the error output)."
-            )
-        } else {
-            ":white_check_mark: **Nothing breaks.**".to_owned()
+            ),
         };
         writeln!(
             out,
@@ -242,25 +273,55 @@ impl Many {
               |---|---|---:|---:|---:|---:|\n",
         )?;
         for catalog in &self.catalogs {
-            let status = match &catalog.status {
-                Status::Failed(message) => format!("not compared: {}", cell(message)),
-                status => status.as_str().to_owned(),
+            let (status, figures) = Many::row(catalog);
+            let figures = match figures {
+                Some(figures) => figures.map(|n| n.to_string()).join(" | "),
+                None => "| | |".to_owned(),
             };
-            let Totals {
-                packages,
-                checked,
-                broken,
-                failing,
-                ..
-            } = catalog.totals;
-            let figures = if matches!(catalog.status, Status::Changed | Status::Unchanged) {
-                format!("{packages} | {checked} | {broken} | {failing}")
-            } else {
-                "| | |".to_owned()
-            };
-            writeln!(out, "| `{}` | {status} | {figures} |", code(&catalog.name))?;
+            writeln!(
+                out,
+                "| `{}` | {} | {figures} |",
+                code(&catalog.name),
+                cell(&status)
+            )?;
         }
         self.sections.copy_to(out)
+    }
+
+    fn finish_html(self, out: &mut dyn Write) -> std::io::Result<()> {
+        let against = self
+            .base
+            .as_ref()
+            .map(|base| format!(" against {base}"))
+            .unwrap_or_default();
+        let title = format!("Catalog diff: {} catalog(s){against}", self.catalogs.len());
+        page::page(out, &title, |out| {
+            writeln!(out, "<h1>{}</h1>", escape(&title))?;
+            self.verdict().write(out, &self.summary())?;
+            out.write_all(
+                b"<table><thead><tr><th>catalog</th><th>change</th><th>packages differ</th>\
+                  <th>installations checked</th><th>no longer reach the head</th>\
+                  <th>problems</th></tr></thead><tbody>\n",
+            )?;
+            for catalog in &self.catalogs {
+                let (status, figures) = Many::row(catalog);
+                let mut cells = String::new();
+                for figure in figures.iter().flatten() {
+                    let _ = write!(cells, "<td class=\"count\">{figure}</td>");
+                }
+                if figures.is_none() {
+                    cells = "<td></td>".repeat(4);
+                }
+                writeln!(
+                    out,
+                    "<tr><td><code>{}</code></td><td>{}</td>{cells}</tr>",
+                    escape(&catalog.name),
+                    escape(&status)
+                )?;
+            }
+            out.write_all(b"</tbody></table>\n")?;
+            self.sections.copy_to(out)
+        })
     }
 
     fn finish_json(self, out: &mut dyn Write) -> std::io::Result<()> {

@@ -29,15 +29,9 @@ impl MarkdownReport {
         let problems: Vec<String> = package
             .problems
             .iter()
-            .map(|p| {
-                let mark = if p.allowed {
-                    " (allowed)"
-                } else if p.rule.is_error() {
-                    ""
-                } else {
-                    " (warning)"
-                };
-                format!("`{}`{mark}", p.rule.as_str())
+            .map(|p| match p.level() {
+                "error" => format!("`{}`", p.rule.as_str()),
+                level => format!("`{}` ({level})", p.rule.as_str()),
             })
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
@@ -112,16 +106,10 @@ fn write_section(out: &mut String, package: &PackageReport) {
         super::picture::mermaid(out, channel, &package.problems);
     }
     for problem in &package.problems {
-        let level = if problem.allowed {
-            "allowed"
-        } else if problem.rule.is_error() {
-            "error"
-        } else {
-            "warning"
-        };
         let _ = writeln!(
             out,
-            "- **{level}** `{}`: {}",
+            "- **{}** `{}`: {}",
+            problem.level(),
             problem.rule.as_str(),
             cell(&problem.message)
         );

@@ -1,11 +1,12 @@
 //! The report of `fbc diff` in each of its formats: text for people, markdown
-//! for a pull request's job summary, JSON for tools (`schemas/diff.schema.json`),
+//! for a pull request's job summary, an HTML page with pictures, JSON for tools (`schemas/diff.schema.json`),
 //! GitLab Code Quality; [`many`] puts the reports of several catalogs together.
 
 pub(crate) mod gitlab;
 pub(crate) mod json;
 pub(crate) mod many;
 pub(crate) mod markdown;
+pub(crate) mod page;
 pub(crate) mod picture;
 pub(crate) mod text;
 
@@ -18,6 +19,7 @@ use super::{Options, PackageReport, Totals};
 pub(crate) enum Format {
     Text,
     Markdown,
+    Html,
     Json,
     Gitlab,
 }
@@ -26,6 +28,7 @@ pub(crate) enum Format {
 pub(crate) enum Report {
     Text(text::TextReport),
     Markdown(markdown::MarkdownReport),
+    Html(page::HtmlReport),
     Json(json::JsonReport),
     /// Issues are few (one per problem) and GitLab wants them in one array.
     Gitlab(Vec<crate::output::gitlab::Issue>),
@@ -38,6 +41,7 @@ impl Report {
         Ok(match format {
             Format::Text => Report::Text(text::TextReport::new()?),
             Format::Markdown => Report::Markdown(markdown::MarkdownReport::new()?),
+            Format::Html => Report::Html(page::HtmlReport::new()?),
             Format::Json => Report::Json(json::JsonReport::new(indent)?),
             Format::Gitlab => Report::Gitlab(Vec::new()),
         })
@@ -51,6 +55,7 @@ impl Report {
         match self {
             Report::Text(text) => text.package(report),
             Report::Markdown(markdown) => markdown.package(report),
+            Report::Html(html) => html.package(report),
             Report::Json(json) => json.package(report),
             Report::Gitlab(issues) => {
                 issues.extend(gitlab::issues_of(report, options));
@@ -69,6 +74,7 @@ impl Report {
         match self {
             Report::Text(text) => text.finish(options, totals, out),
             Report::Markdown(markdown) => markdown.finish(options, totals, out),
+            Report::Html(html) => html.finish(options, totals, out),
             Report::Json(json) => json.finish(&json::header(options), totals, out),
             Report::Gitlab(issues) => {
                 crate::output::gitlab::write(|| issues.iter().cloned(), &mut &mut *out)
