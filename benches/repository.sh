@@ -15,7 +15,7 @@ source benches/measure.sh
 bin=$(realpath "$bin")
 
 repo=$(mktemp -d)
-trap 'rm -rf "$repo"' EXIT
+trap '[ -n "${FBC_BENCH_KEEP:-}" ] || rm -rf "$repo"' EXIT
 versions=(v4.12 v4.13 v4.14 v4.15 v4.16 v4.17 v4.18 v4.19 v4.20 v4.21 v4.22)
 for version in "${versions[@]}"; do
   mkdir -p "$repo/catalogs"
