@@ -27,6 +27,12 @@ pub(crate) struct Document<'a> {
     /// For the first YAML document read after a failed JSON stream: the JSON error,
     /// which opm reports instead when this document does not decode into its `Meta`.
     pub(crate) json_error: Option<DecodeError>,
+    /// A YAML document's text as it was read (none when its line ends were
+    /// rewritten, or in JSON mode).
+    pub(crate) text: Option<&'a str>,
+    /// The document was not read: the caller knows its text (see
+    /// [`decode_file_knowing`]); `value` and `implicit` are empty.
+    pub(crate) known: bool,
 }
 
 /// A file that opm would not load, or that fbc refuses because opm would drop data.
@@ -59,10 +65,20 @@ pub(crate) fn decode_file<'a>(
     text: &'a str,
     receive: &mut Receiver<'_, 'a>,
 ) -> Option<DecodeError> {
+    decode_file_knowing(text, None, receive)
+}
+
+/// [`decode_file`], but a YAML document whose text `known` knows is handed over
+/// unread (`known` set), for the caller to take its blob from where it knows it.
+pub(crate) fn decode_file_knowing<'a>(
+    text: &'a str,
+    known: Option<&dyn Fn(&str) -> bool>,
+    receive: &mut Receiver<'_, 'a>,
+) -> Option<DecodeError> {
     if reads_as_json(text) {
         decode_json(text, receive)
     } else {
-        decode_yaml(text, 0, receive, None)
+        decode_yaml(text, 0, receive, None, known)
     }
 }
 
@@ -97,6 +113,8 @@ fn decode_json<'a>(text: &'a str, receive: &mut Receiver<'_, 'a>) -> Option<Deco
                     raw_json: Some(raw_json),
                     implicit: Vec::new(),
                     json_error: None,
+                    text: None,
+                    known: false,
                 };
                 if receive(document).is_break() {
                     return None;
@@ -115,7 +133,7 @@ fn decode_json<'a>(text: &'a str, receive: &mut Receiver<'_, 'a>) -> Option<Deco
                 // at once, the JSON error is the one reported.
                 let error = json_error(&error, true);
                 return match skip_line_space(text, last_end) {
-                    Some(rest) => decode_yaml(text, rest, receive, Some(error)),
+                    Some(rest) => decode_yaml(text, rest, receive, Some(error), None),
                     None => Some(error),
                 };
             }
@@ -284,6 +302,7 @@ fn decode_yaml<'a>(
     from: usize,
     receive: &mut Receiver<'_, 'a>,
     json_error: Option<DecodeError>,
+    known: Option<&dyn Fn(&str) -> bool>,
 ) -> Option<DecodeError> {
     let chunks = Chunks {
         text,
@@ -296,6 +315,27 @@ fn decode_yaml<'a>(
             Ok(chunk) => chunk,
             Err(split_error) => return Some(pending_json_error.unwrap_or(split_error)),
         };
+        let borrowed = match chunk.text {
+            Cow::Borrowed(text) => Some(text.strip_prefix('\u{feff}').unwrap_or(text)),
+            Cow::Owned(_) => None,
+        };
+        if let (Some(text), Some(known), None) = (borrowed, known, &pending_json_error)
+            && known(text)
+        {
+            let document = Document {
+                start: chunk.start,
+                value: None,
+                raw_json: None,
+                implicit: Vec::new(),
+                json_error: None,
+                text: Some(text),
+                known: true,
+            };
+            if receive(document).is_break() {
+                return None;
+            }
+            continue;
+        }
         let body = chunk.text.strip_prefix('\u{feff}').unwrap_or(&chunk.text);
         match yaml::catalog_document(body) {
             Ok((value, implicit)) => {
@@ -305,6 +345,8 @@ fn decode_yaml<'a>(
                     raw_json: None,
                     implicit,
                     json_error: pending_json_error.take(),
+                    text: borrowed,
+                    known: false,
                 };
                 if receive(document).is_break() {
                     return None;

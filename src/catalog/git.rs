@@ -225,10 +225,10 @@ impl Blob {
 }
 
 /// Loads the catalog at `source`, as [`super::load_directory`] loads a directory.
-pub(crate) fn load(source: &GitPath) -> Result<Catalog, GitError> {
+pub(crate) fn load(source: &GitPath, reuse: super::Reuse) -> Result<Catalog, GitError> {
     let mut revision = Revision::list(&source.revision, std::slice::from_ref(&source.path))?;
     revision
-        .catalog(&source.path)?
+        .catalog(&source.path, reuse)?
         .ok_or_else(|| GitError::Absent {
             reference: source.tree(),
         })
@@ -286,7 +286,19 @@ impl Revision {
     /// The catalog at `path` (from the repository's top), loaded as
     /// [`super::load_directory`] loads a directory; `None` when the revision has
     /// nothing at that path.
-    pub(crate) fn catalog(&mut self, path: &str) -> Result<Option<Catalog>, GitError> {
+    pub(crate) fn catalog(
+        &mut self,
+        path: &str,
+        reuse: super::Reuse,
+    ) -> Result<Option<Catalog>, GitError> {
+        self.files(path)?
+            .map(|files| files.decode(reuse))
+            .transpose()
+    }
+
+    /// The catalog files at `path` (from the repository's top) read from git, to
+    /// be decoded later; `None` when the revision has nothing at that path.
+    pub(crate) fn files(&mut self, path: &str) -> Result<Option<Files>, GitError> {
         let path = path.trim_end_matches('/');
         let reference = format!("{}:{path}", self.name);
         let root = PathBuf::from(&reference);
@@ -350,12 +362,33 @@ impl Revision {
             command: "cat-file --batch",
             message,
         })?;
-        let loaded: Vec<Result<Catalog, LoadError>> = wanted
-            .par_iter()
+        let contents = wanted
+            .into_iter()
+            .map(|(path, _)| path)
             .zip(contents)
-            .map(|((path, _), bytes)| bytes.and_then(|bytes| super::decode_bytes(path, bytes)))
             .collect();
-        Ok(Some(super::gather(&root, loaded)?))
+        Ok(Some(Files { root, contents }))
+    }
+}
+
+/// A catalog's files read from a revision: each file's bytes, or why they could
+/// not be read.
+pub(crate) struct Files {
+    root: PathBuf,
+    contents: Vec<(PathBuf, Result<Vec<u8>, LoadError>)>,
+}
+
+impl Files {
+    /// The catalog, as [`super::load_directory`] loads a directory.
+    pub(crate) fn decode(self, reuse: super::Reuse) -> Result<Catalog, GitError> {
+        let loaded: Vec<Result<Catalog, LoadError>> = self
+            .contents
+            .into_par_iter()
+            .map(|(path, bytes)| {
+                bytes.and_then(|bytes| super::decode_bytes_reusing(&path, bytes, reuse))
+            })
+            .collect();
+        Ok(super::gather(&self.root, loaded)?)
     }
 }
 

@@ -8,6 +8,7 @@ mod error;
 pub(crate) mod git;
 pub(crate) mod ignore;
 pub(crate) mod locate;
+mod memo;
 mod meta;
 pub(crate) mod missing;
 mod stream;
@@ -28,6 +29,7 @@ pub(crate) use documents::{
     walk_metas,
 };
 pub(crate) use error::{LoadError, LoadErrors};
+pub(crate) use memo::{Memo, Reuse};
 pub(crate) use meta::Other;
 use meta::{Blob, Origin};
 
@@ -187,16 +189,29 @@ fn append<T>(list: &mut Vec<T>, mut items: Vec<T>) {
 /// Loads every catalog file below `root`. Files that cannot be loaded are all
 /// reported, in path order.
 pub(crate) fn load_directory(root: &Path) -> Result<Catalog, LoadErrors> {
+    load_directory_reusing(root, Reuse::Nothing)
+}
+
+/// [`load_directory`], recording documents in a memo or taking them from it.
+pub(crate) fn load_directory_reusing(root: &Path, reuse: Reuse) -> Result<Catalog, LoadErrors> {
     let files = walk::catalog_files(root).map_err(|error| LoadErrors {
         root: root.to_path_buf(),
         errors: vec![error],
     })?;
-    load_listed(root, &files)
+    load_listed_reusing(root, &files, reuse)
 }
 
 /// Loads the files a walk of `root` listed; one that has gone since is an error
 /// naming it, like any other file that cannot be read.
 pub(crate) fn load_listed(root: &Path, files: &[PathBuf]) -> Result<Catalog, LoadErrors> {
+    load_listed_reusing(root, files, Reuse::Nothing)
+}
+
+fn load_listed_reusing(
+    root: &Path,
+    files: &[PathBuf],
+    reuse: Reuse,
+) -> Result<Catalog, LoadErrors> {
     // Files are decoded in parallel a chunk at a time and merged in order, so that
     // beside the merged catalog only one chunk's per-file parts exist (a catalog
     // of many small files would otherwise hold every blob twice).
@@ -205,7 +220,7 @@ pub(crate) fn load_listed(root: &Path, files: &[PathBuf]) -> Result<Catalog, Loa
     for (index, chunk) in files.chunks(CHUNK).enumerate() {
         let loaded: Vec<Result<Catalog, LoadError>> = chunk
             .par_iter()
-            .map(|file| load_file(&root.join(file)))
+            .map(|file| load_file(&root.join(file), reuse))
             .collect();
         gathered.add_all(loaded);
         if index == 0 && files.len() > CHUNK {
@@ -262,7 +277,7 @@ fn gather(root: &Path, loaded: Vec<Result<Catalog, LoadError>>) -> Result<Catalo
 }
 
 /// Loads one file.
-pub(crate) fn load_file(path: &Path) -> Result<Catalog, LoadError> {
+fn load_file(path: &Path, reuse: Reuse) -> Result<Catalog, LoadError> {
     let shown = path.to_path_buf();
     let io_error = |error| LoadError::Io {
         path: path.to_path_buf(),
@@ -280,7 +295,7 @@ pub(crate) fn load_file(path: &Path) -> Result<Catalog, LoadError> {
         return Ok(catalog);
     }
     let bytes = read_file(path)?;
-    decode_bytes(&shown, bytes)
+    decode_bytes_reusing(&shown, bytes, reuse)
 }
 
 /// A file's bytes within the size limit, refusing procfs and sysfs files.
@@ -303,6 +318,15 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, LoadError> {
 
 /// Decodes the contents of one catalog file, named `shown` in locations and errors.
 pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, LoadError> {
+    decode_bytes_reusing(shown, bytes, Reuse::Nothing)
+}
+
+/// [`decode_bytes`], recording YAML documents in a memo or taking them from it.
+pub(crate) fn decode_bytes_reusing(
+    shown: &Path,
+    bytes: Vec<u8>,
+    reuse: Reuse,
+) -> Result<Catalog, LoadError> {
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(error) => {
@@ -321,13 +345,25 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
     let mut catalog = Catalog::default();
     let mut cursor = LineCursor::default();
     let mut refusal = None;
-    let error = decode::decode_file(&text, &mut |document| {
+    let known = |text: &str| matches!(reuse, Reuse::Recall(memo) if memo.holds(text));
+    let knowing: Option<&dyn Fn(&str) -> bool> = match reuse {
+        Reuse::Recall(_) => Some(&known),
+        _ => None,
+    };
+    let error = decode::decode_file_knowing(&text, knowing, &mut |mut document| {
         let origin = document.raw_json.map_or(Origin::Yaml, Origin::Json);
         let (first_line, _) = cursor.advance(&text, document.start);
-        for implicit in document.implicit {
+        let recalled = match (reuse, document.text) {
+            (Reuse::Recall(memo), Some(text)) if document.known => memo.recall(text),
+            _ => None,
+        };
+        if let Some(recalled) = &recalled {
+            document.implicit.clone_from(&recalled.implicit);
+        }
+        for implicit in &document.implicit {
             let location = Location::new(&file, first_line + implicit.line - 1, implicit.column);
             catalog.implicit.push(Located {
-                item: implicit,
+                item: implicit.clone(),
                 location,
             });
         }
@@ -338,8 +374,22 @@ pub(crate) fn decode_bytes(shown: &Path, bytes: Vec<u8>) -> Result<Catalog, Load
             refusal = Some((error.position, error.message, error.help));
             return ControlFlow::Break(());
         }
-        match meta::blob_from_document(document.value, &origin) {
+        let blob = match recalled {
+            Some(recalled) => Ok(recalled.blob),
+            None => meta::blob_from_document(document.value, &origin),
+        };
+        match blob {
             Ok(blob) => {
+                if let (Reuse::Record(memo), Some(text)) = (reuse, document.text) {
+                    let implicit = std::mem::take(&mut document.implicit);
+                    memo.remember(
+                        text,
+                        memo::Remembered {
+                            blob: blob.clone(),
+                            implicit,
+                        },
+                    );
+                }
                 let location = Location::new(&file, line, column);
                 catalog.push_expecting(blob, location, expected);
                 ControlFlow::Continue(())

@@ -195,7 +195,8 @@ mod tests {
     fn errors_in_large_files_are_reported_as_when_read_whole() {
         let text = format!("{}\n{{\"schema\":\"olm.package\",\"name\":", large_stream());
         let (_dir, path) = file_with(text.as_bytes());
-        let loaded = super::super::load_file(&path).expect_err("refused");
+        let loaded =
+            super::super::load_file(&path, super::super::Reuse::Nothing).expect_err("refused");
         let whole = super::super::decode_bytes(&path, text.into_bytes()).expect_err("refused");
         assert_eq!(loaded.to_string(), whole.to_string());
         assert_eq!(loaded.position(), whole.position());

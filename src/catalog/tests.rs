@@ -102,3 +102,57 @@ fn many_files_load_in_path_order_across_chunks() {
     assert_eq!(names, expected);
     assert_eq!(catalog.packages.capacity(), catalog.packages.len());
 }
+
+/// NEW's documents, then OLD with one document changed, one moved down and one
+/// with an implicitly typed scalar (which OLD takes with its line).
+const MEMO_NEW: &str = "---\nschema: olm.package\nname: a\n---\nschema: olm.channel\npackage: a\nname: stable\nentries:\n- name: a.v1\n---\nschema: olm.bundle\npackage: a\nname: a.v1\nimage: q.io/a:1\nproperties:\n- type: olm.package\n  value:\n    packageName: a\n    version: 1.0\n";
+const MEMO_OLD: &str = "---\nschema: olm.deprecations\npackage: a\nentries: []\n---\nschema: olm.package\nname: a\n---\nschema: olm.channel\npackage: a\nname: beta\nentries:\n- name: a.v1\n---\nschema: olm.bundle\npackage: a\nname: a.v1\nimage: q.io/a:1\nproperties:\n- type: olm.package\n  value:\n    packageName: a\n    version: 1.0\n";
+
+fn decode_text(name: &str, text: &str, reuse: Reuse) -> Catalog {
+    decode_bytes_reusing(Path::new(name), text.as_bytes().to_vec(), reuse).expect("valid")
+}
+
+#[test]
+fn documents_taken_from_the_memo_equal_those_read() {
+    let memo = Memo::default();
+    let new = decode_text("new.yaml", MEMO_NEW, Reuse::Record(&memo));
+    let shown = |catalog: &Catalog| format!("{catalog:?}");
+    assert_eq!(
+        shown(&new),
+        shown(&decode_text("new.yaml", MEMO_NEW, Reuse::Nothing))
+    );
+    let old = decode_text("old.yaml", MEMO_OLD, Reuse::Recall(&memo));
+    let read = decode_text("old.yaml", MEMO_OLD, Reuse::Nothing);
+    assert_eq!(shown(&old), shown(&read));
+    // Their places are OLD's own.
+    assert_eq!(old.bundles[0].location.line, 15);
+    assert_eq!(old.implicit.len(), 1);
+    assert_eq!(old.implicit[0].location.line, 23);
+}
+
+#[test]
+fn documents_the_memo_holds_are_not_read_again() {
+    let memo = Memo::default();
+    decode_text("new.yaml", MEMO_NEW, Reuse::Record(&memo));
+    // What the memo holds for the package document stands for it, whatever its
+    // text would give: proof that OLD's copy was not read.
+    let other = decode_text(
+        "x.yaml",
+        "schema: olm.package\nname: other\n",
+        Reuse::Nothing,
+    );
+    let package = "schema: olm.package\nname: a\n";
+    memo.remember(
+        package,
+        memo::Remembered {
+            blob: meta::Blob::Package(other.packages[0].item.clone()),
+            implicit: Vec::new(),
+        },
+    );
+    let old = decode_text("old.yaml", MEMO_OLD, Reuse::Recall(&memo));
+    assert_eq!(old.packages[0].item.name, "other");
+    assert_eq!(
+        old.channels[0].item.name, "beta",
+        "a changed document is read"
+    );
+}

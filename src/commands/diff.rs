@@ -71,9 +71,10 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
 /// One pair: its report as it has always been, and nothing on stdout when
 /// either side cannot be read.
 fn one(pair: &Pair, settings: &Settings, format: Format) -> miette::Result<ExitStatus> {
-    let (old, new) = rayon::join(
-        || crate::source::catalog_or_revision(&pair.old_name, settings.pull),
-        || crate::source::catalog_or_revision(&pair.new_name, settings.pull),
+    let (old, new) = catalogs::load_pair(
+        || (),
+        |reuse| crate::source::catalog_or_revision(&pair.new_name, settings.pull, reuse),
+        |(), reuse| crate::source::catalog_or_revision(&pair.old_name, settings.pull, reuse),
     );
     let (old, new) = (old?, new?);
     let options = pair.options(settings);

@@ -1,13 +1,14 @@
 //! Several catalogs in one diff: OLD NEW pairs, or each directory of a repository
 //! against the same path at a git revision (`--base REV DIR...`). Catalogs are
-//! taken one after the other, each loaded on both sides at once and its packages
-//! compared in parallel, so memory holds one catalog's two sides at a time; the
-//! revision's files are listed once and read through one git process.
+//! taken one after the other, NEW then OLD (whose documents NEW also has are
+//! taken from NEW's, not read again), each side's files read in parallel and the
+//! packages compared in parallel, so memory holds one catalog's two sides at a
+//! time; the revision's files are listed once and read through one git process.
 
 use std::path::Path;
 
-use crate::catalog::Catalog;
-use crate::catalog::git::Revision;
+use crate::catalog::git::{Files, Revision};
+use crate::catalog::{Catalog, Memo, Reuse};
 use crate::graph::deprecations::Deprecations;
 use crate::graph::upgrade::Semantics;
 use crate::image::PullOptions;
@@ -78,9 +79,16 @@ pub(crate) fn compare_all(
     };
     for pair in pairs {
         let revision = revision.as_deref_mut();
-        let (old, new) = rayon::join(
-            || load(&pair.old, revision, settings.pull),
-            || load(&pair.new, None, settings.pull),
+        let (old, new) = load_pair(
+            || fetch(&pair.old, revision),
+            |reuse| load(&pair.new, None, settings.pull, reuse),
+            |fetched, reuse| match fetched? {
+                Fetched::Files(files) => files
+                    .map(|files| files.decode(reuse))
+                    .transpose()
+                    .map_err(SourceError::from),
+                Fetched::Unread => load(&pair.old, None, settings.pull, reuse),
+            },
         );
         let options = pair.options(settings);
         let (old, new) = match (old, new) {
@@ -151,24 +159,62 @@ pub(crate) fn compare(
     )
 }
 
+/// Loads both sides of a pair: NEW, remembering its YAML documents, while
+/// `early` does what OLD needs no memo for (reading a revision's files from git);
+/// then OLD, taking every document NEW had from the memo instead of reading it
+/// again (a change leaves most documents as they were). Each side's files are
+/// decoded in parallel. Returns OLD's and NEW's results.
+pub(crate) fn load_pair<E: Send, T: Send>(
+    early: impl FnOnce() -> E + Send,
+    new: impl FnOnce(Reuse) -> T + Send,
+    old: impl FnOnce(E, Reuse) -> T,
+) -> (T, T) {
+    let memo = Memo::default();
+    let (early, new) = rayon::join(early, || new(Reuse::Record(&memo)));
+    let old = old(early, Reuse::Recall(&memo));
+    (old, new)
+}
+
+/// What is read of OLD before NEW is loaded.
+enum Fetched {
+    /// A `--base` revision's files (none when it has nothing at the path).
+    Files(Option<Files>),
+    /// Nothing: a directory or reference is loaded afterwards.
+    Unread,
+}
+
+/// Reads OLD's files from the `--base` revision ahead of decoding them.
+fn fetch(side: &Side, revision: Option<&mut Revision>) -> Result<Fetched, SourceError> {
+    match side {
+        Side::Revision(path) => {
+            let revision = revision.expect("a --base revision is listed");
+            Ok(Fetched::Files(revision.files(path)?))
+        }
+        Side::Reference(_) | Side::Directory(_) => Ok(Fetched::Unread),
+    }
+}
+
 /// One side's catalog; `None` for a path that holds nothing.
 fn load(
     side: &Side,
     revision: Option<&mut Revision>,
     pull: PullOptions,
+    reuse: Reuse,
 ) -> Result<Option<Catalog>, SourceError> {
     match side {
-        Side::Reference(reference) => crate::source::catalog_or_revision(reference, pull).map(Some),
+        Side::Reference(reference) => {
+            crate::source::catalog_or_revision(reference, pull, reuse).map(Some)
+        }
         Side::Revision(path) => {
             let revision = revision.expect("a --base revision is listed");
-            Ok(revision.catalog(path)?)
+            Ok(revision.catalog(path, reuse)?)
         }
         Side::Directory(directory) => {
             let path = Path::new(directory);
             if path.symlink_metadata().is_err() {
                 return Ok(None);
             }
-            crate::source::catalog(path, pull).map(Some)
+            crate::source::catalog_reusing(path, pull, reuse).map(Some)
         }
     }
 }

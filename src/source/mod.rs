@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::catalog::git::{self, GitError, GitPath};
-use crate::catalog::{self, Catalog, LoadError, LoadErrors};
+use crate::catalog::{self, Catalog, LoadError, LoadErrors, Reuse};
 use crate::go::fmt::quote;
 use crate::image::{self, ImageError, ImageKind, PullOptions, PulledImage};
 
@@ -133,8 +133,18 @@ pub(crate) fn require_directory(path: &Path, reference: bool) -> Result<(), Load
 /// The catalog a reference names (a directory or an image; a bundle is refused
 /// in opm's words).
 pub(crate) fn catalog(reference: &Path, pull: PullOptions) -> Result<Catalog, SourceError> {
+    catalog_reusing(reference, pull, Reuse::Nothing)
+}
+
+/// [`catalog`], recording a catalog directory's documents in a memo or taking
+/// them from it (`fbc diff` reads the documents its sides share once).
+pub(crate) fn catalog_reusing(
+    reference: &Path,
+    pull: PullOptions,
+    reuse: Reuse,
+) -> Result<Catalog, SourceError> {
     match find(reference, pull)? {
-        Found::Catalog(directory) => Ok(catalog::load_directory(&directory)?),
+        Found::Catalog(directory) => Ok(catalog::load_directory_reusing(&directory, reuse)?),
         Found::Bundle(reference) => Err(SourceError::BundleDirectory { reference }),
         Found::Image {
             kind: ImageKind::Catalog(configs),
@@ -161,12 +171,13 @@ pub(crate) fn catalogs(references: &[PathBuf], pull: PullOptions) -> Result<Cata
 pub(crate) fn catalog_or_revision(
     reference: &str,
     pull: PullOptions,
+    reuse: Reuse,
 ) -> Result<Catalog, SourceError> {
     if let Some(source) = GitPath::parse(reference) {
-        return Ok(git::load(&source)?);
+        return Ok(git::load(&source, reuse)?);
     }
     if let Some(error) = GitPath::unknown_revision(reference) {
         return Err(error.into());
     }
-    catalog(Path::new(reference), pull)
+    catalog_reusing(Path::new(reference), pull, reuse)
 }
