@@ -64,11 +64,7 @@ pub fn run(cli: cli::Cli) -> miette::Result<ExitStatus> {
         cli::ColorArg::Never => output::diagnostics::Color::Never,
     });
     files::limits::init()?;
-    // Built once per process: a second call (tests run commands in one process)
-    // keeps the first pool.
-    let _ = rayon::ThreadPoolBuilder::new()
-        .stack_size(process::stack::DEEP_STACK)
-        .build_global();
+    process::stack::start_workers()?;
     // A server stops on SIGTERM and SIGINT by itself, finishing its calls.
     if !matches!(cli.command, cli::Command::Serve(_)) {
         process::interrupt::install();

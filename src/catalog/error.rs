@@ -80,6 +80,24 @@ pub(crate) enum LoadError {
     )]
     TooLarge { path: PathBuf, limit: u64 },
 
+    #[error(
+        "{}: out of memory: reading a file of {} may need about {}, more than is left of the address space fbc may use ({})",
+        crate::text::shown::path(.path, crate::text::shown::Form::Text),
+        crate::files::limits::rounded_size(*.size),
+        crate::files::limits::rounded_size(*.needed),
+        crate::files::limits::rounded_size(*.limit)
+    )]
+    #[diagnostic(
+        code(fbc::catalog::out_of_memory),
+        help("raise the limit (`ulimit -v`), or split the file")
+    )]
+    OutOfMemory {
+        path: PathBuf,
+        size: u64,
+        needed: u64,
+        limit: u64,
+    },
+
     #[error("{}: bufio.Scanner: token too long", crate::text::shown::path(.path, crate::text::shown::Form::Text))]
     #[diagnostic(
         code(fbc::catalog::ignore_line_too_long),
@@ -117,6 +135,7 @@ impl LoadError {
             | Self::SpecialFile { path }
             | Self::DirectoryLink { path }
             | Self::TooLarge { path, .. }
+            | Self::OutOfMemory { path, .. }
             | Self::IgnoreLineTooLong { path }
             | Self::NotADirectory { path, .. }
             | Self::NotFound { path, .. } => (path, None),

@@ -291,6 +291,14 @@ fn load_file(path: &Path, reuse: Reuse) -> Result<Catalog, LoadError> {
     if !metadata.is_file() {
         return Err(LoadError::SpecialFile { path: shown });
     }
+    crate::files::limits::room_to_decode(metadata.len()).map_err(|(needed, limit)| {
+        LoadError::OutOfMemory {
+            path: shown.clone(),
+            size: metadata.len(),
+            needed,
+            limit,
+        }
+    })?;
     if let Some(catalog) = stream::load_large_json(path, &shown, metadata.len()) {
         return Ok(catalog);
     }

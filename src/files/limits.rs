@@ -239,6 +239,35 @@ pub(crate) fn read_limited(
 pub(crate) const OUT_OF_MEMORY: &str = "out of memory: this value needs more memory than fbc may \
                                         use here (see `ulimit -v` or the container's memory limit)";
 
+/// How many times its size decoding a large file may take at its peak: a JSON
+/// document of a million small properties on one line takes 32 (each small value
+/// is a node of the decoded tree); a catalog of large bundles far less.
+const DECODING: u64 = 32;
+
+/// Files smaller than this are decoded without asking.
+const PROBED: u64 = 16 << 20;
+
+/// Under an address-space limit (`ulimit -v`), whether decoding a file of `size`
+/// bytes can have the memory it may need: a reservation of that much, given back
+/// at once (the allocator keeps the space for what comes next). A large file that
+/// will not fit is refused with a message before decoding starts, instead of
+/// ending the process where an allocation fails. `Err` holds what it may need and
+/// the limit.
+pub(crate) fn room_to_decode(size: u64) -> Result<(), (u64, u64)> {
+    if size < PROBED {
+        return Ok(());
+    }
+    let Some(limit) = crate::process::stack::address_space_limit() else {
+        return Ok(());
+    };
+    let needed = size.saturating_mul(DECODING);
+    let mut probe: Vec<u8> = Vec::new();
+    match usize::try_from(needed).map(|bytes| probe.try_reserve_exact(bytes)) {
+        Ok(Ok(())) => Ok(()),
+        _ => Err((needed, limit)),
+    }
+}
+
 /// Makes room in `items` for one more, growing it as `Vec::push` would; `Err` when
 /// the memory cannot be had.
 pub(crate) fn room_for_one<T>(items: &mut Vec<T>) -> Result<(), std::collections::TryReserveError> {
@@ -275,9 +304,29 @@ pub(crate) fn show_size(bytes: u64) -> String {
     format!("{bytes} bytes")
 }
 
+/// A size rounded for messages: `20.6 MiB`, `1.5 GiB`, `512 bytes`.
+pub(crate) fn rounded_size(bytes: u64) -> String {
+    for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+        if bytes >= 1 << shift {
+            // Tenths of the unit, rounded: exact enough for any size a message shows.
+            let tenths = (u128::from(bytes) * 10 + (1 << (shift - 1))) >> shift;
+            return format!("{}.{} {unit}", tenths / 10, tenths % 10);
+        }
+    }
+    format!("{bytes} bytes")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounded_sizes_have_a_tenth() {
+        assert_eq!(rounded_size(21_588_966), "20.6 MiB");
+        assert_eq!(rounded_size(1 << 30), "1.0 GiB");
+        assert_eq!(rounded_size(409_600_000), "390.6 MiB");
+        assert_eq!(rounded_size(512), "512 bytes");
+    }
 
     #[test]
     fn room_grows_as_push_would_and_reports_what_cannot_be_had() {

@@ -42,7 +42,7 @@ impl BundleRenderer for ImageRenderer<'_> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.jobs.clamp(1, total.max(1)))
             .thread_name(|index| format!("fbc-pull-{index}"))
-            .stack_size(crate::process::stack::DEEP_STACK)
+            .stack_size(crate::process::stack::deep_stack())
             .build();
         match pool {
             Ok(pool) => pool.install(|| {

@@ -695,6 +695,63 @@ fn a_full_disk_is_an_error_naming_what_was_written() {
     }
 }
 
+/// `fbc` under an address-space limit (`ulimit -v`, in KiB), as a container or a
+/// careful administrator sets it.
+fn fbc_limited(kib: u64, args: &[&str]) -> Output {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_fbc"))
+        .args(args)
+        .env("NO_COLOR", "1");
+    run_within(&mut command, Duration::from_secs(120))
+}
+
+/// Under an address-space limit the worker threads' stacks shrink to fit (256 MiB
+/// each would leave a few hundred MiB nothing), and a large file whose decoding
+/// may need more than is left is refused with a message before decoding starts,
+/// instead of the process aborting where an allocation fails.
+#[test]
+fn an_address_space_limit_is_met_with_a_message_not_an_abort() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let small = dir.path().join("small");
+    std::fs::create_dir(&small).expect("mkdir");
+    std::fs::write(
+        small.join("c.json"),
+        r#"{"schema":"olm.package","name":"p"}"#,
+    )
+    .expect("write");
+    let output = fbc_limited(400_000, &["render", small.to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains("\"olm.package\""));
+
+    // A bundle of 700,000 tiny properties on one line (21 MB), each a node of the
+    // decoded tree: it may need 32 times its size.
+    let large = dir.path().join("large");
+    std::fs::create_dir(&large).expect("mkdir");
+    let mut text = String::from(
+        r#"{"schema":"olm.bundle","package":"p","name":"b","image":"i","properties":["#,
+    );
+    for index in 0..700_000 {
+        if index > 0 {
+            text.push(',');
+        }
+        let _ = write!(text, r#"{{"type":"t{index}","value":[1]}}"#);
+    }
+    text.push_str("]}\n");
+    std::fs::write(large.join("c.json"), &text).expect("write");
+    let output = fbc_limited(400_000, &["render", large.to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("c.json: out of memory: reading a file of 20.6 MiB"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!stderr(&output).contains("memory allocation of"));
+    assert_eq!(stdout(&output), "");
+}
+
 mod images {
     //! Registries and images that misbehave, served by the fake registry.
 
