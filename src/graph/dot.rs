@@ -154,14 +154,7 @@ fn quote(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::graph::selection::{Filters, select};
-    use crate::graph::testing::catalog;
-
-    const CATALOG: &str = r#"
-{"schema":"olm.channel","package":"etcd","name":"alpha","entries":[{"name":"etcd.v0.9.0"},{"name":"etcd.v0.9.2","replaces":"etcd.v0.9.0","skips":["etcd.v0.9.1"],"skipRange":"<0.9.2"}]}
-{"schema":"olm.bundle","package":"etcd","name":"etcd.v0.9.0","properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.9.0"}}]}
-{"schema":"olm.bundle","package":"etcd","name":"etcd.v0.9.2","properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.9.2"}}]}
-{"schema":"olm.deprecations","package":"etcd","entries":[{"reference":{"schema":"olm.bundle","name":"etcd.v0.9.0"},"message":"old"},{"reference":{"schema":"olm.channel","name":"alpha"},"message":"old"}]}
-"#;
+    use crate::graph::testing::{DEPRECATED_ETCD as CATALOG, catalog};
 
     #[test]
     fn clusters_nodes_and_styled_edges() {

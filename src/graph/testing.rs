@@ -5,6 +5,15 @@ use serde_json::Value;
 use crate::catalog::{Catalog, Located, Location};
 use crate::model::{Bundle, Channel, Deprecation, Package};
 
+/// A channel with every kind of edge (its `skips` names a bundle the catalog
+/// lacks), whose first bundle and the channel itself are deprecated.
+pub(crate) const DEPRECATED_ETCD: &str = r#"
+{"schema":"olm.channel","package":"etcd","name":"alpha","entries":[{"name":"etcd.v0.9.0"},{"name":"etcd.v0.9.2","replaces":"etcd.v0.9.0","skips":["etcd.v0.9.1"],"skipRange":"<0.9.2"}]}
+{"schema":"olm.bundle","package":"etcd","name":"etcd.v0.9.0","properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.9.0"}}]}
+{"schema":"olm.bundle","package":"etcd","name":"etcd.v0.9.2","properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.9.2"}}]}
+{"schema":"olm.deprecations","package":"etcd","entries":[{"reference":{"schema":"olm.bundle","name":"etcd.v0.9.0"},"message":"old"},{"reference":{"schema":"olm.channel","name":"alpha"},"message":"old"}]}
+"#;
+
 /// Decodes one blob per non-empty line into a catalog, in line order.
 pub(crate) fn catalog(lines: &str) -> Catalog {
     let mut catalog = Catalog::default();

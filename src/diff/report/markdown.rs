@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::output::spool::Spool;
 
 use super::html;
-use super::text::{summary, write_changes};
+use super::text::{section_heading, summary, write_changes};
 use crate::diff::{Options, PackageReport, Totals};
 
 /// The markdown report: the verdict and summary, a table row per package, then a
@@ -84,18 +84,12 @@ impl MarkdownReport {
 }
 
 fn write_section(out: &mut String, package: &PackageReport) {
-    let failing = package.problems.iter().any(crate::diff::Problem::fails);
+    let (open, heading) = section_heading(package);
     let _ = writeln!(
         out,
-        "<details{}><summary><code>{}</code>: {}{}</summary>\n",
-        if failing { " open" } else { "" },
+        "<details{}><summary><code>{}</code>: {heading}</summary>\n",
+        if open { " open" } else { "" },
         html(package.diff.name),
-        package.diff.status.as_str(),
-        if failing {
-            ", breaks installations"
-        } else {
-            ""
-        }
     );
     let mut changes = String::new();
     write_changes(&mut changes, &package.diff);

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use super::picture::{FOLDED, LARGEST, drawing, entry_count};
-use super::text::{summary, write_changes};
+use super::text::{section_heading, summary, write_changes};
 use crate::diff::{Options, PackageReport, Totals};
 use crate::output::spool::Spool;
 use crate::text::markup::escape as e;
@@ -160,18 +160,12 @@ pub(crate) fn page(
 }
 
 fn write_section(out: &mut String, package: &PackageReport) {
-    let failing = package.problems.iter().any(crate::diff::Problem::fails);
+    let (open, heading) = section_heading(package);
     let _ = writeln!(
         out,
-        "<details{}><summary><code>{}</code>: {}{}</summary>",
-        if failing { " open=\"open\"" } else { "" },
+        "<details{}><summary><code>{}</code>: {heading}</summary>",
+        if open { " open=\"open\"" } else { "" },
         e(package.diff.name),
-        package.diff.status.as_str(),
-        if failing {
-            ", breaks installations"
-        } else {
-            ""
-        }
     );
     let mut changes = String::new();
     write_changes(&mut changes, &package.diff);

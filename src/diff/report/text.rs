@@ -49,6 +49,19 @@ impl TextReport {
     }
 }
 
+/// Whether a package's section opens (something in it breaks installations),
+/// and what follows its name in the section's summary line.
+pub(crate) fn section_heading(package: &PackageReport) -> (bool, String) {
+    let failing = package.problems.iter().any(Problem::fails);
+    let status = package.diff.status.as_str();
+    let words = if failing {
+        format!("{status}, breaks installations")
+    } else {
+        status.to_owned()
+    };
+    (failing, words)
+}
+
 /// One line: what changed and what it does.
 pub(crate) fn summary(totals: &Totals) -> String {
     let Totals {
