@@ -211,7 +211,8 @@ struct Blob {
 }
 
 impl Blob {
-    /// Refuses a blob larger than the file-size limit, as a file on disk is refused.
+    /// Refuses a blob larger than the file-size limit, or too large to decode
+    /// under an address-space limit, as a file on disk is refused.
     fn within_limit(&self, path: &Path) -> Result<(), LoadError> {
         let limit = crate::files::limits::get().max_file_size;
         match self.size {
@@ -219,7 +220,8 @@ impl Blob {
                 path: path.to_path_buf(),
                 limit,
             }),
-            _ => Ok(()),
+            Some(size) => super::room_to_decode(path, size),
+            None => Ok(()),
         }
     }
 }

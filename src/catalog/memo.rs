@@ -24,6 +24,24 @@ pub(crate) enum Reuse<'m> {
     Recall(&'m Memo),
 }
 
+impl<'m> Reuse<'m> {
+    /// The memo documents are taken from, when recalling.
+    pub(super) fn recalling(self) -> Option<&'m Memo> {
+        match self {
+            Reuse::Recall(memo) => Some(memo),
+            _ => None,
+        }
+    }
+
+    /// The memo documents are remembered in, when recording.
+    pub(super) fn recording(self) -> Option<&'m Memo> {
+        match self {
+            Reuse::Record(memo) => Some(memo),
+            _ => None,
+        }
+    }
+}
+
 /// Blobs by their documents' text (a copy: the files' texts are gone once read).
 #[derive(Default)]
 pub(crate) struct Memo {

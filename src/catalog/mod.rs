@@ -291,19 +291,24 @@ fn load_file(path: &Path, reuse: Reuse) -> Result<Catalog, LoadError> {
     if !metadata.is_file() {
         return Err(LoadError::SpecialFile { path: shown });
     }
-    crate::files::limits::room_to_decode(metadata.len()).map_err(|(needed, limit)| {
-        LoadError::OutOfMemory {
-            path: shown.clone(),
-            size: metadata.len(),
-            needed,
-            limit,
-        }
-    })?;
+    room_to_decode(&shown, metadata.len())?;
     if let Some(catalog) = stream::load_large_json(path, &shown, metadata.len()) {
         return Ok(catalog);
     }
     let bytes = read_file(path)?;
     decode_bytes_reusing(&shown, bytes, reuse)
+}
+
+/// Refuses a file of `size` bytes whose decoding may not fit in what is left of
+/// an address-space limit ([`crate::files::limits::room_to_decode`]), before it
+/// is read.
+fn room_to_decode(path: &Path, size: u64) -> Result<(), LoadError> {
+    crate::files::limits::room_to_decode(size).map_err(|(needed, limit)| LoadError::OutOfMemory {
+        path: path.to_path_buf(),
+        size,
+        needed,
+        limit,
+    })
 }
 
 /// A file's bytes within the size limit, refusing procfs and sysfs files.
@@ -353,25 +358,26 @@ pub(crate) fn decode_bytes_reusing(
     let mut catalog = Catalog::default();
     let mut cursor = LineCursor::default();
     let mut refusal = None;
-    let known = |text: &str| matches!(reuse, Reuse::Recall(memo) if memo.holds(text));
-    let knowing: Option<&dyn Fn(&str) -> bool> = match reuse {
-        Reuse::Recall(_) => Some(&known),
-        _ => None,
-    };
-    let error = decode::decode_file_knowing(&text, knowing, &mut |mut document| {
+    let recalling = reuse.recalling();
+    let holds = |text: &str| recalling.is_some_and(|memo| memo.holds(text));
+    let known: Option<&dyn Fn(&str) -> bool> = recalling.map(|_| &holds as &dyn Fn(&str) -> bool);
+    let error = decode::decode_file_knowing(&text, known, &mut |document| {
         let origin = document.raw_json.map_or(Origin::Yaml, Origin::Json);
         let (first_line, _) = cursor.advance(&text, document.start);
-        let recalled = match (reuse, document.text) {
-            (Reuse::Recall(memo), Some(text)) if document.known => memo.recall(text),
+        let recalled = match (recalling, document.text) {
+            (Some(memo), Some(text)) if document.known => memo.recall(text),
             _ => None,
         };
-        if let Some(recalled) = &recalled {
-            document.implicit.clone_from(&recalled.implicit);
-        }
-        for implicit in &document.implicit {
+        let (recalled, implicit) = match recalled {
+            Some(memo::Remembered { blob, implicit }) => (Some(blob), implicit),
+            None => (None, document.implicit),
+        };
+        let recording = reuse.recording().zip(document.text);
+        let kept = recording.map(|_| implicit.clone());
+        for implicit in implicit {
             let location = Location::new(&file, first_line + implicit.line - 1, implicit.column);
             catalog.implicit.push(Located {
-                item: implicit.clone(),
+                item: implicit,
                 location,
             });
         }
@@ -383,13 +389,12 @@ pub(crate) fn decode_bytes_reusing(
             return ControlFlow::Break(());
         }
         let blob = match recalled {
-            Some(recalled) => Ok(recalled.blob),
+            Some(blob) => Ok(blob),
             None => meta::blob_from_document(document.value, &origin),
         };
         match blob {
             Ok(blob) => {
-                if let (Reuse::Record(memo), Some(text)) = (reuse, document.text) {
-                    let implicit = std::mem::take(&mut document.implicit);
+                if let (Some((memo, text)), Some(implicit)) = (recording, kept) {
                     memo.remember(
                         text,
                         memo::Remembered {

@@ -7,7 +7,7 @@ use std::io::Write as _;
 use crate::ExitStatus;
 use crate::catalog::git::{self, GitPath, Revision};
 use crate::cli::{DiffArgs, DiffFormat, DiffRule};
-use crate::diff::catalogs::{self, Pair, Settings, Side};
+use crate::diff::catalogs::{self, New, Old, Pair, Settings};
 use crate::diff::report::many::Many;
 use crate::diff::report::{Format, Report};
 use crate::diff::{Failed, Rule};
@@ -37,8 +37,8 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
                     .map(|source| source.revision)
                     .collect();
                 Pair {
-                    old: Side::Reference(pair[0].clone()),
-                    new: Side::Reference(pair[1].clone()),
+                    old: Old::Reference(pair[0].clone()),
+                    new: New::Reference(pair[1].clone()),
                     old_name: pair[0].clone(),
                     new_name: pair[1].clone(),
                     revisions,
@@ -56,8 +56,8 @@ pub(crate) fn run(args: &DiffArgs) -> miette::Result<ExitStatus> {
         .iter()
         .zip(&paths)
         .map(|(directory, path)| Pair {
-            old: Side::Revision(path.clone()),
-            new: Side::Directory(directory.clone()),
+            old: Old::Revision(path.clone()),
+            new: New::Directory(directory.clone()),
             old_name: format!("{base}:{path}"),
             new_name: directory.clone(),
             revisions: vec![base.clone()],

@@ -17,21 +17,27 @@ use crate::source::SourceError;
 use super::report::many::Many;
 use super::{CatalogStatus as Status, Failed, Options, Rule, Totals};
 
-/// Where one side of a comparison comes from.
-pub(crate) enum Side {
+/// Where OLD comes from.
+pub(crate) enum Old {
     /// A directory, an image or `REV:PATH`, as `fbc diff OLD NEW` takes them.
     Reference(String),
     /// A path (from the repository's top) at the `--base` revision; absent when
     /// the revision has nothing there.
     Revision(String),
+}
+
+/// Where NEW comes from.
+pub(crate) enum New {
+    /// A directory, an image or `REV:PATH`, as `fbc diff OLD NEW` takes them.
+    Reference(String),
     /// A directory of the working tree; absent when nothing is there.
     Directory(String),
 }
 
 /// Two sides to compare, with the names the report gives them.
 pub(crate) struct Pair {
-    pub(crate) old: Side,
-    pub(crate) new: Side,
+    pub(crate) old: Old,
+    pub(crate) new: New,
     pub(crate) old_name: String,
     pub(crate) new_name: String,
     /// The git revisions the sides are read from (GitLab's paths drop them).
@@ -81,13 +87,15 @@ pub(crate) fn compare_all(
         let revision = revision.as_deref_mut();
         let (old, new) = load_pair(
             || fetch(&pair.old, revision),
-            |reuse| load(&pair.new, None, settings.pull, reuse),
+            |reuse| load_new(&pair.new, settings.pull, reuse),
             |fetched, reuse| match fetched? {
                 Fetched::Files(files) => files
                     .map(|files| files.decode(reuse))
                     .transpose()
                     .map_err(SourceError::from),
-                Fetched::Unread => load(&pair.old, None, settings.pull, reuse),
+                Fetched::Unread(reference) => {
+                    crate::source::catalog_or_revision(reference, settings.pull, reuse).map(Some)
+                }
             },
         );
         let options = pair.options(settings);
@@ -176,40 +184,31 @@ pub(crate) fn load_pair<E: Send, T: Send>(
 }
 
 /// What is read of OLD before NEW is loaded.
-enum Fetched {
+enum Fetched<'p> {
     /// A `--base` revision's files (none when it has nothing at the path).
     Files(Option<Files>),
-    /// Nothing: a directory or reference is loaded afterwards.
-    Unread,
+    /// Nothing: the reference is loaded afterwards.
+    Unread(&'p str),
 }
 
 /// Reads OLD's files from the `--base` revision ahead of decoding them.
-fn fetch(side: &Side, revision: Option<&mut Revision>) -> Result<Fetched, SourceError> {
-    match side {
-        Side::Revision(path) => {
+fn fetch<'p>(old: &'p Old, revision: Option<&mut Revision>) -> Result<Fetched<'p>, SourceError> {
+    match old {
+        Old::Revision(path) => {
             let revision = revision.expect("a --base revision is listed");
             Ok(Fetched::Files(revision.files(path)?))
         }
-        Side::Reference(_) | Side::Directory(_) => Ok(Fetched::Unread),
+        Old::Reference(reference) => Ok(Fetched::Unread(reference)),
     }
 }
 
-/// One side's catalog; `None` for a path that holds nothing.
-fn load(
-    side: &Side,
-    revision: Option<&mut Revision>,
-    pull: PullOptions,
-    reuse: Reuse,
-) -> Result<Option<Catalog>, SourceError> {
-    match side {
-        Side::Reference(reference) => {
+/// NEW's catalog; `None` for a directory that holds nothing.
+fn load_new(new: &New, pull: PullOptions, reuse: Reuse) -> Result<Option<Catalog>, SourceError> {
+    match new {
+        New::Reference(reference) => {
             crate::source::catalog_or_revision(reference, pull, reuse).map(Some)
         }
-        Side::Revision(path) => {
-            let revision = revision.expect("a --base revision is listed");
-            Ok(revision.catalog(path, reuse)?)
-        }
-        Side::Directory(directory) => {
+        New::Directory(directory) => {
             let path = Path::new(directory);
             if path.symlink_metadata().is_err() {
                 return Ok(None);

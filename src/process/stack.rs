@@ -31,10 +31,13 @@ pub(crate) fn deep_stack() -> usize {
 }
 
 /// The soft limit on the process's address space, if any (Linux's
-/// `/proc/self/limits`; elsewhere none is known).
+/// `/proc/self/limits`, read once; elsewhere none is known).
 pub(crate) fn address_space_limit() -> Option<u64> {
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    soft_limit(&limits, "Max address space")
+    static LIMIT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+        soft_limit(&limits, "Max address space")
+    })
 }
 
 /// The soft limit of `name` in the text of `/proc/self/limits`.
