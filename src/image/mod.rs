@@ -444,7 +444,19 @@ fn with_runtime<T>(
     })
 }
 
+/// Makes ring's cryptography the process's TLS provider, once, before the first client
+/// is built (reqwest and oci-client are built without a provider of their own, and
+/// panic without one).
+pub(crate) fn install_crypto() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        // An error means a provider is installed already, which is as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
 fn client(http: bool, skip_tls_verify: bool) -> manifest::Clients {
+    install_crypto();
     let limits = crate::files::limits::get();
     let oci = Client::new(ClientConfig {
         protocol: if http {

@@ -175,10 +175,7 @@ pub(crate) fn push_image(
         .collect();
     let mut manifest = oci_client::manifest::OciImageManifest::build(&layers, &config, None);
     manifest.media_type = Some(manifest_type.to_owned());
-    let client = Client::new(ClientConfig {
-        protocol: ClientProtocol::Http,
-        ..ClientConfig::default()
-    });
+    let client = http_client();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -195,13 +192,20 @@ pub(crate) fn push_image(
     reference_text
 }
 
+/// The tests' own OCI client, over plain HTTP. rustls's provider is installed first, as
+/// fbc installs its own: the HTTP client is built with TLS and panics without one.
+fn http_client() -> Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    Client::new(ClientConfig {
+        protocol: ClientProtocol::Http,
+        ..ClientConfig::default()
+    })
+}
+
 /// The digest the registry gives a pushed image.
 pub(crate) fn digest_of(reference: &str) -> String {
     let reference: Reference = reference.parse().expect("a reference");
-    let client = Client::new(ClientConfig {
-        protocol: ClientProtocol::Http,
-        ..ClientConfig::default()
-    });
+    let client = http_client();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -389,10 +393,7 @@ fn a_second_render_by_digest_needs_no_network() {
 
 /// Pushes an index of already pushed images, each with its architecture.
 fn push_index(address: &str, name: &str, entries: &[(&str, &str)]) -> String {
-    let client = Client::new(ClientConfig {
-        protocol: ClientProtocol::Http,
-        ..ClientConfig::default()
-    });
+    let client = http_client();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -462,4 +463,46 @@ fn an_index_resolves_to_the_host_platform() {
             stderr(&output)
         );
     }
+}
+
+/// A registry served over TLS with a self-signed certificate: fbc's TLS (rustls with
+/// ring's cryptography) reaches it with `--skip-tls-verify`, gets the registry's own
+/// answer (no such image), and refuses the certificate without.
+#[test]
+#[cfg_attr(fbc_no_registry, ignore = "needs docker-registry")]
+fn a_registry_over_tls_is_reached_and_its_certificate_checked() {
+    let certified =
+        rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).expect("a certificate");
+    let keys = tempfile::tempdir().expect("a directory");
+    let (certificate, key) = (keys.path().join("cert.pem"), keys.path().join("key.pem"));
+    std::fs::write(&certificate, certified.cert.pem()).expect("write");
+    std::fs::write(&key, certified.signing_key.serialize_pem()).expect("write");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let registry = start_registry_with(
+        &format!("127.0.0.1:{port}"),
+        &format!(
+            "  tls:\n    certificate: {}\n    key: {}\n",
+            certificate.display(),
+            key.display()
+        ),
+    );
+    let missing = format!("{}/missing:v1", registry.address);
+    let skipped = run(&["render", "--no-cache", "--skip-tls-verify", &missing]);
+    assert_eq!(skipped.status.code(), Some(2), "{}", stderr(&skipped));
+    assert!(
+        stderr(&skipped).contains("manifest unknown"),
+        "{}",
+        stderr(&skipped)
+    );
+    assert!(registry.requests("/v2/missing/manifests/v1") > 0);
+    let checked = run(&["render", "--no-cache", &missing]);
+    assert_eq!(checked.status.code(), Some(2), "{}", stderr(&checked));
+    assert!(
+        stderr(&checked).contains("certificate"),
+        "{}",
+        stderr(&checked)
+    );
 }
