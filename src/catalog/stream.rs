@@ -13,11 +13,18 @@ use super::meta::{self, Origin};
 use super::{Catalog, LineCursor, Location};
 use crate::codec::json_read::{JsonError, JsonStream};
 
-/// Files from this size on are read a block at a time.
+/// Files from this size on are read a block at a time. The unit tests use smaller
+/// sizes, so that files of many blocks are quick to make in a debug build.
+#[cfg(not(test))]
 pub(super) const STREAM_FROM: u64 = 4 << 20;
+#[cfg(test)]
+pub(super) const STREAM_FROM: u64 = 64 << 10;
 
 /// How much is read at a time (more while one value does not fit).
+#[cfg(not(test))]
 const BLOCK: usize = 1 << 20;
+#[cfg(test)]
+const BLOCK: usize = 16 << 10;
 
 /// The catalog of a large JSON file, `None` when the file is not a JSON stream of
 /// blobs that all decode (or cannot be read): the caller reads it whole.
@@ -122,17 +129,17 @@ mod tests {
     /// than a block.
     fn large_stream() -> String {
         let mut text = String::from("  \n");
-        for number in 0..40_000 {
+        for number in 0..1_000 {
             write!(text, r#"{{"schema":"olm.package","name":"p{number}"}}"#).expect("written");
         }
         text.push('\n');
-        let big = "é€😀".repeat(200_000);
+        let big = "é€😀".repeat(2 * BLOCK / 9);
         write!(
             text,
             "{{\"schema\":\"x.y\",\"package\":\"p1\",\"name\":\"big\",\"v\":\"{big}\"}}\r\n"
         )
         .expect("written");
-        for number in 0..60_000 {
+        for number in 0..1_500 {
             write!(
                 text,
                 "{{\n  \"schema\": \"olm.bundle\",\n  \"package\": \"p{}\",\n  \"name\": \"b{number}-ü\",\n  \"properties\": [{{\"type\": \"olm.package\", \"value\": {{\"packageName\": \"p\", \"version\": \"1.0.{number}\"}}}}]\n}}\t",
@@ -140,7 +147,7 @@ mod tests {
             )
             .expect("written");
         }
-        assert!(text.len() as u64 > STREAM_FROM + (2 << 20));
+        assert!(text.len() as u64 > STREAM_FROM + 2 * BLOCK as u64);
         text
     }
 
@@ -150,20 +157,17 @@ mod tests {
         let (_dir, path) = file_with(text.as_bytes());
         let streamed = streamed(&path).expect("streamed");
         let whole = super::super::decode_bytes(&path, text.into_bytes()).expect("loaded");
-        assert_eq!(streamed.packages.len(), 40_000);
-        assert_eq!(streamed.bundles.len(), 60_000);
+        assert_eq!(streamed.packages.len(), 1_000);
+        assert_eq!(streamed.bundles.len(), 1_500);
         assert_eq!(format!("{streamed:?}"), format!("{whole:?}"));
     }
 
     #[test]
     fn other_large_files_are_left_to_the_whole_file_reader() {
         let text = large_stream();
-        let yaml = format!(
-            "{}\n",
-            "---\nschema: olm.package\nname: p\n".repeat(200_000)
-        );
+        let yaml = format!("{}\n", "---\nschema: olm.package\nname: p\n".repeat(4_000));
         let mut invalid_utf8 = text.clone().into_bytes();
-        invalid_utf8[3 << 20] = 0xff;
+        invalid_utf8[3 * BLOCK] = 0xff;
         let cases: Vec<(&str, Vec<u8>)> = vec![
             ("YAML", yaml.into_bytes()),
             (

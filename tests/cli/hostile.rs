@@ -1182,7 +1182,7 @@ mod images {
 #[test]
 fn findings_written_away_report_as_findings_held() {
     let mut text = String::new();
-    for number in 0..800 {
+    for number in 0..200 {
         // A package without channels, and a bundle of a missing package with a
         // tag for an image: errors, warnings and opm's tree in one group and many.
         write!(
