@@ -42,6 +42,8 @@ impl Drop for Registry {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // The kept client's connections went with the registry.
+        CLIENT.with_borrow_mut(Option::take);
     }
 }
 
@@ -175,44 +177,59 @@ pub(crate) fn push_image(
         .collect();
     let mut manifest = oci_client::manifest::OciImageManifest::build(&layers, &config, None);
     manifest.media_type = Some(manifest_type.to_owned());
-    let client = http_client();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime
-        .block_on(client.push(
-            &reference,
-            &layers,
-            config,
-            &RegistryAuth::Anonymous,
-            Some(manifest),
-        ))
-        .expect("the image is pushed");
+    with_client(|client| async move {
+        client
+            .push(
+                &reference,
+                &layers,
+                config,
+                &RegistryAuth::Anonymous,
+                Some(manifest),
+            )
+            .await
+    })
+    .expect("the image is pushed");
     reference_text
 }
 
-/// The tests' own OCI client, over plain HTTP. rustls's provider is installed first, as
-/// fbc installs its own: the HTTP client is built with TLS and panics without one.
-fn http_client() -> Client {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    Client::new(ClientConfig {
-        protocol: ClientProtocol::Http,
-        ..ClientConfig::default()
+thread_local! {
+    /// The tests' own OCI client on this thread, with its runtime: see [`with_client`].
+    static CLIENT: std::cell::RefCell<Option<(tokio::runtime::Runtime, Client)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `ask` with the tests' own OCI client, over plain HTTP, on this thread's
+/// runtime. The client is kept until a registry stops (building one reads the
+/// system's certificates), so that no kept connection outlives its registry.
+/// rustls's provider is installed first, as fbc installs its own: the HTTP client is
+/// built with TLS and panics without one.
+fn with_client<T, F: Future<Output = T>>(ask: impl FnOnce(Client) -> F) -> T {
+    CLIENT.with_borrow_mut(|kept| {
+        let (runtime, client) = kept.get_or_insert_with(|| {
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            let client = Client::new(ClientConfig {
+                protocol: ClientProtocol::Http,
+                ..ClientConfig::default()
+            });
+            (runtime, client)
+        });
+        runtime.block_on(ask(client.clone()))
     })
 }
 
 /// The digest the registry gives a pushed image.
 pub(crate) fn digest_of(reference: &str) -> String {
     let reference: Reference = reference.parse().expect("a reference");
-    let client = http_client();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime
-        .block_on(client.fetch_manifest_digest(&reference, &RegistryAuth::Anonymous))
-        .expect("the digest")
+    with_client(|client| async move {
+        client
+            .fetch_manifest_digest(&reference, &RegistryAuth::Anonymous)
+            .await
+    })
+    .expect("the digest")
 }
 
 /// `fbc render` with its cache in `cache`, away from the user's.
@@ -393,40 +410,33 @@ fn a_second_render_by_digest_needs_no_network() {
 
 /// Pushes an index of already pushed images, each with its architecture.
 fn push_index(address: &str, name: &str, entries: &[(&str, &str)]) -> String {
-    let client = http_client();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let manifests: Vec<serde_json::Value> = entries
-        .iter()
-        .map(|(image, architecture)| {
-            let reference: Reference = image.parse().expect("a reference");
-            let media_type = oci_client::manifest::OCI_IMAGE_MEDIA_TYPE;
-            let (raw, digest) = runtime
-                .block_on(client.pull_manifest_raw(
-                    &reference,
-                    &RegistryAuth::Anonymous,
-                    &[media_type],
-                ))
-                .expect("the manifest");
-            serde_json::json!({
-                "mediaType": media_type, "digest": digest, "size": raw.len(),
-                "platform": {"architecture": architecture, "os": "linux"}
-            })
-        })
-        .collect();
-    let index = serde_json::json!({
-        "schemaVersion": 2,
-        "mediaType": oci_client::manifest::OCI_IMAGE_INDEX_MEDIA_TYPE,
-        "manifests": manifests
-    });
-    let index = serde_json::from_value(index).expect("an image index");
     let text = format!("{address}/{name}");
     let reference: Reference = text.parse().expect("a reference");
-    runtime
-        .block_on(client.push_manifest_list(&reference, &RegistryAuth::Anonymous, index))
-        .expect("the index is pushed");
+    with_client(|client| async move {
+        let media_type = oci_client::manifest::OCI_IMAGE_MEDIA_TYPE;
+        let mut manifests = Vec::new();
+        for (image, architecture) in entries {
+            let image: Reference = image.parse().expect("a reference");
+            let (raw, digest) = client
+                .pull_manifest_raw(&image, &RegistryAuth::Anonymous, &[media_type])
+                .await
+                .expect("the manifest");
+            manifests.push(serde_json::json!({
+                "mediaType": media_type, "digest": digest, "size": raw.len(),
+                "platform": {"architecture": architecture, "os": "linux"}
+            }));
+        }
+        let index = serde_json::json!({
+            "schemaVersion": 2,
+            "mediaType": oci_client::manifest::OCI_IMAGE_INDEX_MEDIA_TYPE,
+            "manifests": manifests
+        });
+        let index = serde_json::from_value(index).expect("an image index");
+        client
+            .push_manifest_list(&reference, &RegistryAuth::Anonymous, index)
+            .await
+    })
+    .expect("the index is pushed");
     text
 }
 
