@@ -447,7 +447,7 @@ fn with_runtime<T>(
 /// Makes ring's cryptography the process's TLS provider, once, before the first client
 /// is built (reqwest and oci-client are built without a provider of their own, and
 /// panic without one).
-pub(crate) fn install_crypto() {
+fn install_crypto() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
         // An error means a provider is installed already, which is as good.
