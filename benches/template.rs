@@ -80,6 +80,9 @@ fn setup(registry: &Registry, corpus: &Path, work: &Path) -> (PathBuf, usize) {
         .enable_all()
         .build()
         .expect("a runtime");
+    // The HTTP client is built with TLS, whose provider fbc installs itself (ring):
+    // without one it panics.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = Client::new(ClientConfig {
         protocol: ClientProtocol::Http,
         ..ClientConfig::default()
