@@ -294,9 +294,12 @@ pub(crate) fn is_pseudo(path: &std::path::Path) -> bool {
         .is_ok_and(|real| real.starts_with("/proc") || real.starts_with("/sys"))
 }
 
+/// The binary units of sizes in messages, largest first, with their powers of two.
+const UNITS: [(&str, u32); 4] = [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)];
+
 /// A size for messages: `512 MiB`, `8 GiB`, `1000 bytes`.
 pub(crate) fn show_size(bytes: u64) -> String {
-    for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+    for (unit, shift) in UNITS {
         if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
             return format!("{} {unit}", bytes >> shift);
         }
@@ -306,7 +309,7 @@ pub(crate) fn show_size(bytes: u64) -> String {
 
 /// A size rounded for messages: `20.6 MiB`, `1.5 GiB`, `512 bytes`.
 pub(crate) fn rounded_size(bytes: u64) -> String {
-    for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+    for (unit, shift) in UNITS {
         if bytes >= 1 << shift {
             // Tenths of the unit, rounded: exact enough for any size a message shows.
             let tenths = (u128::from(bytes) * 10 + (1 << (shift - 1))) >> shift;

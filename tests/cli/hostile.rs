@@ -712,22 +712,13 @@ fn fbc_limited(kib: u64, args: &[&str]) -> Output {
 /// instead of the process aborting where an allocation fails.
 #[test]
 fn an_address_space_limit_is_met_with_a_message_not_an_abort() {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let small = dir.path().join("small");
-    std::fs::create_dir(&small).expect("mkdir");
-    std::fs::write(
-        small.join("c.json"),
-        r#"{"schema":"olm.package","name":"p"}"#,
-    )
-    .expect("write");
-    let output = fbc_limited(400_000, &["render", small.to_str().expect("UTF-8")]);
+    let small = catalog_with("c.json", br#"{"schema":"olm.package","name":"p"}"#);
+    let output = fbc_limited(400_000, &["render", small.path().to_str().expect("UTF-8")]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).contains("\"olm.package\""));
 
     // A bundle of 700,000 tiny properties on one line (21 MB), each a node of the
     // decoded tree: it may need 32 times its size.
-    let large = dir.path().join("large");
-    std::fs::create_dir(&large).expect("mkdir");
     let mut text = String::from(
         r#"{"schema":"olm.bundle","package":"p","name":"b","image":"i","properties":["#,
     );
@@ -738,8 +729,8 @@ fn an_address_space_limit_is_met_with_a_message_not_an_abort() {
         let _ = write!(text, r#"{{"type":"t{index}","value":[1]}}"#);
     }
     text.push_str("]}\n");
-    std::fs::write(large.join("c.json"), &text).expect("write");
-    let output = fbc_limited(400_000, &["render", large.to_str().expect("UTF-8")]);
+    let large = catalog_with("c.json", text.as_bytes());
+    let output = fbc_limited(400_000, &["render", large.path().to_str().expect("UTF-8")]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(
         stderr(&output).contains("c.json: out of memory: reading a file of 20.6 MiB"),
