@@ -21,6 +21,32 @@ fn main() {
     test_prerequisites();
     fixture_cases();
     registry_api();
+    function_order();
+}
+
+/// Release builds for `x86_64` Linux, which rustc links with rust-lld, place the
+/// functions that everyday commands run side by side (`link/hot-functions.txt`,
+/// written by `scripts/hot-functions.sh`): the kernel reads code into memory in
+/// blocks around each page touched, so scattered code costs a render megabytes of
+/// memory. `FBC_FUNCTION_ORDER=off` leaves the order to the linker (for a linker
+/// without `--symbol-ordering-file`).
+fn function_order() {
+    println!("cargo:rerun-if-changed=link/hot-functions.txt");
+    println!("cargo:rerun-if-env-changed=FBC_FUNCTION_ORDER");
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let list = Path::new(&var("CARGO_MANIFEST_DIR")).join("link/hot-functions.txt");
+    if var("PROFILE") == "release"
+        && var("TARGET") == "x86_64-unknown-linux-gnu"
+        && var("FBC_FUNCTION_ORDER") != "off"
+        && list.is_file()
+    {
+        println!(
+            "cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={}",
+            list.display()
+        );
+        // Names a later build no longer has are skipped, not errors.
+        println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
+    }
 }
 
 /// The stubs of the API `fbc serve` answers (`proto/registry.proto`), and its

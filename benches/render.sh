@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark: wall time and peak memory of `fbc render` on the shared corpus.
+# Benchmark: wall time, CPU time and peak memory of `fbc render` on the shared corpus.
 # Usage: benches/render.sh [runs]   (default 5 runs per case; needs ../shared/corpus)
-# Prints, per case, the best and median wall time and the largest peak RSS.
+# Prints, per case, the best and median wall time, the median CPU time and the
+# largest peak RSS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}

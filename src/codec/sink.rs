@@ -33,9 +33,11 @@ pub(crate) struct Capped {
 }
 
 impl Capped {
-    pub(crate) fn new(cap: usize) -> Capped {
+    /// A buffer with room for `expected` bytes (as far as the cap), so that a
+    /// good guess of the output is written without reallocating.
+    pub(crate) fn new(expected: usize, cap: usize) -> Capped {
         Capped {
-            buffer: Vec::new(),
+            buffer: Vec::with_capacity(expected.min(cap)),
             cap,
             overflowed: false,
         }
@@ -150,11 +152,11 @@ mod tests {
 
     #[test]
     fn capped_gives_up_past_its_cap() {
-        let mut sink = Capped::new(4);
+        let mut sink = Capped::new(0, 4);
         sink.extend_from_slice(b"abcd");
         sink.push(b'e');
         assert_eq!(sink.into_bytes(), None);
-        let mut sink = Capped::new(4);
+        let mut sink = Capped::new(0, 4);
         sink.extend_from_slice(b"ab");
         sink.push(b'c');
         assert_eq!(sink.into_bytes().as_deref(), Some(&b"abc"[..]));

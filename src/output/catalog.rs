@@ -12,6 +12,7 @@ use crate::codec::sink::{Capped, Sink, Spill};
 use rayon::prelude::*;
 
 use crate::catalog::{Catalog, Other};
+use crate::model::property::Property;
 use crate::model::{Bundle, Channel, Deprecation, Package};
 
 /// Output encodings.
@@ -55,6 +56,67 @@ impl<'a> Blob<'a> {
 }
 
 impl Blob<'_> {
+    /// About the length of the blob's compact JSON, read off the model without
+    /// writing it: enough to share out the work and size buffers.
+    fn size_hint(self) -> usize {
+        /// Field names, quotes and punctuation, per blob or entry.
+        const SMALL: usize = 48;
+        let properties = |list: &[Property]| {
+            list.iter()
+                .map(|property| SMALL + property.kind.len() + property.size_hint())
+                .sum::<usize>()
+        };
+        match self {
+            Blob::Package(package) => {
+                let icon = package
+                    .icon()
+                    .map_or(0, |icon| icon.data.as_ref().map_or(0, Vec::len) * 4 / 3);
+                SMALL
+                    + package.name.len()
+                    + package.default_channel.len()
+                    + package.description().len()
+                    + icon
+                    + properties(package.properties())
+            }
+            Blob::Channel(channel) => {
+                let entries = channel.entries.iter().flatten().map(|entry| {
+                    SMALL
+                        + entry.name.len()
+                        + entry.replaces.len()
+                        + entry.skip_range.len()
+                        + entry.skips.iter().map(|skip| skip.len() + 3).sum::<usize>()
+                });
+                SMALL
+                    + channel.name.len()
+                    + channel.package.len()
+                    + entries.sum::<usize>()
+                    + properties(&channel.properties)
+            }
+            Blob::Bundle(bundle) => {
+                let images = bundle
+                    .related_images
+                    .iter()
+                    .map(|related| SMALL + related.name.len() + related.image.len());
+                SMALL
+                    + bundle.name.len()
+                    + bundle.package.len()
+                    + bundle.image.len()
+                    + properties(&bundle.properties)
+                    + images.sum::<usize>()
+            }
+            Blob::Other(other) => other.json().len(),
+            Blob::Deprecation(deprecation) => {
+                let entries = deprecation.entries.iter().flatten().map(|entry| {
+                    SMALL
+                        + entry.reference_schema.len()
+                        + entry.reference_name.len()
+                        + entry.message.len()
+                });
+                SMALL + deprecation.package.len() + entries.sum::<usize>()
+            }
+        }
+    }
+
     /// Where the blob goes: blobs with a package first, by package name; in a
     /// package, its package blobs, channels by name, bundles by name, other blobs by
     /// schema, deprecations. Equal keys keep load order (opm leaves it unspecified).
@@ -179,13 +241,16 @@ pub(crate) fn named_blobs(catalog: &Catalog) -> Vec<NamedBlob> {
 }
 
 /// Tasks per window written at once, and the output a task aims at: enough work
-/// for every core and little scheduling per blob, while only a few megabytes of
-/// output wait in memory.
+/// for every core and little scheduling per blob, while only about a megabyte of
+/// output waits in memory. Tasks are cut by each blob's [`Blob::size_hint`], so a
+/// window of large bundles holds as little as a window of small channels.
 const TASKS_PER_WINDOW: usize = 8;
-const TASK_TARGET: usize = 64 << 10;
-/// Blobs per task: from a few (bundles of hundreds of kilobytes) to many (blobs of
-/// a few bytes), as the blobs written so far suggest.
-const BLOBS_PER_TASK: std::ops::RangeInclusive<usize> = 4..=1024;
+const TASK_TARGET: usize = 96 << 10;
+/// Most blobs in one task (blobs of a few bytes).
+const BLOBS_PER_TASK: usize = 1024;
+/// Pretty JSON and YAML take about this many times a blob's compact text (the
+/// indentation); a task's buffer is made this large at once.
+const PRETTY_GROWTH: usize = 2;
 /// Most bytes a task keeps in memory; past it, its blobs are written again
 /// straight to the output, so a window never holds more than a few of these.
 const TASK_CAP: usize = 8 << 20;
@@ -207,30 +272,26 @@ pub(crate) fn write_catalog(
     {
         return Err(error.into());
     }
-    let (mut written, mut bytes_written) = (0, 0);
     let mut rest = &blobs[..];
     while !rest.is_empty() {
-        let per_task = (TASK_TARGET * written)
-            .checked_div(bytes_written)
-            .unwrap_or(0)
-            .clamp(*BLOBS_PER_TASK.start(), *BLOBS_PER_TASK.end());
-        let (window, after) = rest.split_at((per_task * TASKS_PER_WINDOW).min(rest.len()));
-        rest = after;
+        let mut window = Vec::with_capacity(TASKS_PER_WINDOW);
+        while window.len() < TASKS_PER_WINDOW && !rest.is_empty() {
+            let (task, expected) = next_task(catalog, rest);
+            rest = &rest[task.len()..];
+            window.push((task, expected));
+        }
         let parts: Vec<Result<Option<Vec<u8>>, WriteError>> = window
-            .par_chunks(per_task)
-            .map(|task| {
-                let mut sink = Capped::new(TASK_CAP);
+            .par_iter()
+            .map(|&(task, expected)| {
+                let mut sink = Capped::new(expected * PRETTY_GROWTH, TASK_CAP);
                 encode(catalog, task, format, &mut sink)?;
                 Ok(sink.into_bytes())
             })
             .collect();
-        for (task, part) in window.chunks(per_task).zip(parts) {
-            written += task.len();
+        for ((task, _), part) in window.into_iter().zip(parts) {
             if let Some(bytes) = part? {
-                bytes_written += bytes.len();
                 out.write_all(&bytes)?;
             } else {
-                bytes_written += TASK_CAP;
                 let mut sink = Spill::new(&mut *out, SPILL_SIZE);
                 encode(catalog, task, format, &mut sink)?;
                 sink.finish()?;
@@ -239,6 +300,21 @@ pub(crate) fn write_catalog(
     }
     out.flush()?;
     Ok(())
+}
+
+/// The blobs at the start of `rest` that make one task (at least one), and the
+/// sum of their size hints.
+fn next_task<'e>(catalog: &Catalog, rest: &'e [Entry]) -> (&'e [Entry], usize) {
+    let mut expected = 0;
+    let mut count = 0;
+    for entry in rest.iter().take(BLOBS_PER_TASK) {
+        if count > 0 && expected >= TASK_TARGET {
+            break;
+        }
+        expected += entry.blob(catalog).size_hint();
+        count += 1;
+    }
+    (&rest[..count], expected)
 }
 
 fn encode(

@@ -176,6 +176,17 @@ impl Property {
         }
     }
 
+    /// About the length of the value's compact text, without writing it.
+    pub(crate) fn size_hint(&self) -> usize {
+        match &self.stored {
+            Stored::Missing => 4,
+            Stored::Loaded(text) | Stored::Raw(text) => text.len(),
+            Stored::Spilled(spilled) => spilled.len(),
+            // A small Go struct (`olm.package`, `olm.csv.metadata`).
+            Stored::Ordered(_) => 256,
+        }
+    }
+
     /// The length of the stored value's text (0 without a value).
     pub(crate) fn value_len(&self) -> usize {
         match &self.stored {
