@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::codec::json_write::write_compact;
 use crate::codec::node::Node;
+use crate::codec::sink::exact_text;
 use crate::go::fmt::{bool_verb, quote, value as go_value};
 use crate::model::{Bundle, Channel, Deprecation, Package};
 
@@ -30,18 +31,19 @@ impl Other {
         name: &str,
         blob: &Map<String, Value>,
     ) -> Option<Other> {
-        let mut data = Vec::new();
         let mut ends = [0; 3];
+        let mut length = 0;
         for (end, part) in ends.iter_mut().zip([schema, package, name]) {
-            data.extend_from_slice(part.as_bytes());
-            *end = u32::try_from(data.len()).ok()?;
+            length += part.len();
+            *end = u32::try_from(length).ok()?;
         }
-        write_compact(&Node::from_map(blob), &mut data);
-        let data = String::from_utf8(data).expect("strings and JSON output are UTF-8");
-        Some(Other {
-            data: data.into_boxed_str(),
-            ends,
-        })
+        let data = exact_text(|data| {
+            for part in [schema, package, name] {
+                data.extend_from_slice(part.as_bytes());
+            }
+            write_compact(&Node::from_map(blob), data);
+        });
+        Some(Other { data, ends })
     }
 
     fn part(&self, index: usize) -> &str {

@@ -4,6 +4,7 @@
 //! deep prints 400 MB, as opm prints it), so a blob is never required to fit in
 //! memory whole.
 
+use std::cell::RefCell;
 use std::io::Write;
 
 /// A byte sink for the writers; `Vec<u8>` is the plain one.
@@ -22,6 +23,28 @@ impl Sink for Vec<u8> {
     fn extend_from_slice(&mut self, bytes: &[u8]) {
         Vec::extend_from_slice(self, bytes);
     }
+}
+
+/// What `write` writes, as a string of exactly its length. It is written in a
+/// buffer each thread keeps, so that a text kept for long (a catalog's property
+/// values, most of its memory) is one allocation of its size: not grown by
+/// doubling, then shrunk into place. `write` must write UTF-8, and must not call
+/// `exact_text` itself.
+pub(crate) fn exact_text(write: impl FnOnce(&mut Vec<u8>)) -> Box<str> {
+    /// A buffer that grew past this is given back after use, not kept.
+    const KEEP: usize = 256 << 10;
+    thread_local! {
+        static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+    BUFFER.with_borrow_mut(|buffer| {
+        buffer.clear();
+        write(buffer);
+        let text = Box::from(std::str::from_utf8(buffer).expect("the writers write UTF-8"));
+        if buffer.capacity() > KEEP {
+            *buffer = Vec::new();
+        }
+        text
+    })
 }
 
 /// A buffer that stops keeping bytes once it holds more than `cap`: the caller

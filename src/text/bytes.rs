@@ -1,41 +1,27 @@
 //! Fast scans over long byte runs. Most of a catalog's bytes sit in a few huge base64
 //! strings, which are scanned several times (control characters, JSON escapes, base64
-//! checks); these helpers test eight bytes per step instead of one.
+//! checks); these helpers test several bytes per step instead of one.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// Whether any byte of `word` is below `limit` (which must be at most 128).
-pub(crate) fn any_below(word: u64, limit: u8) -> bool {
+/// The bytes of `word` (little-endian) below `limit`, which must be at most 128, as
+/// their high bits. Only the lowest set bit is exact (a borrow can mark a byte above
+/// a match too), which is what a search for the first match needs.
+pub(crate) fn below(word: u64, limit: u8) -> u64 {
     debug_assert!(limit <= 128);
-    word.wrapping_sub(ONES * u64::from(limit)) & !word & HIGHS != 0
+    word.wrapping_sub(ONES * u64::from(limit)) & !word & HIGHS
 }
 
-/// Whether any byte of `word` equals `byte`.
-pub(crate) fn any_equal(word: u64, byte: u8) -> bool {
-    any_below(word ^ (ONES * u64::from(byte)), 1)
+/// The bytes of `word` equal to `byte`, as [`below`] marks them.
+pub(crate) fn equal(word: u64, byte: u8) -> u64 {
+    below(word ^ (ONES * u64::from(byte)), 1)
 }
 
-/// The index of the first byte for which `wanted` holds. `maybe` looks at eight bytes
-/// at once and must return true whenever any of them could be wanted; words it clears
-/// are skipped without a closer look.
-pub(crate) fn find(
-    bytes: &[u8],
-    maybe: impl Fn(u64) -> bool,
-    wanted: impl Fn(usize) -> bool,
-) -> Option<usize> {
-    let mut start = 0;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in chunks.by_ref() {
-        let word = u64::from_le_bytes(chunk.try_into().expect("chunks of eight"));
-        if maybe(word)
-            && let Some(found) = (start..start + 8).find(|&index| wanted(index))
-        {
-            return Some(found);
-        }
-        start += 8;
-    }
-    (start..bytes.len()).find(|&index| wanted(index))
+/// The index in `word` (little-endian) of the first byte a [`below`] or [`equal`]
+/// mark, or of the marks of several OR-ed together (not zero).
+pub(crate) fn first_marked(marks: u64) -> usize {
+    (marks.trailing_zeros() / 8) as usize
 }
 
 /// Whether every byte is in `table` (a 256-entry membership table). Branch-free over
@@ -104,25 +90,32 @@ mod tests {
     fn word_tests_agree_with_byte_tests() {
         let samples: Vec<[u8; 8]> = (0..=255u8)
             .flat_map(|byte| {
-                (0..8).map(move |at| {
-                    let mut bytes = *b"QUJDRGhp";
-                    bytes[at] = byte;
-                    bytes
+                (0..8).flat_map(move |at| {
+                    // The byte alone, and with a second one after it.
+                    [None, Some(0u8), Some(b'"'), Some(0xE2)].map(|second| {
+                        let mut bytes = *b"QUJDRGhp";
+                        bytes[at] = byte;
+                        if let Some(second) = second.filter(|_| at < 7) {
+                            bytes[at + 1] = second;
+                        }
+                        bytes
+                    })
                 })
             })
             .collect();
+        let first = |marks: u64| (marks != 0).then(|| first_marked(marks));
         for bytes in samples {
             for limit in [1, 0x20, 0x80] {
                 assert_eq!(
-                    any_below(word(bytes), limit),
-                    bytes.iter().any(|&b| b < limit),
+                    first(below(word(bytes), limit)),
+                    bytes.iter().position(|&b| b < limit),
                     "{bytes:?} < {limit}"
                 );
             }
             for target in [b'"', b'\\', 0xE2, 0x7F, 0] {
                 assert_eq!(
-                    any_equal(word(bytes), target),
-                    bytes.contains(&target),
+                    first(equal(word(bytes), target)),
+                    bytes.iter().position(|&b| b == target),
                     "{bytes:?} == {target}"
                 );
             }
@@ -150,22 +143,15 @@ mod tests {
     }
 
     #[test]
-    fn find_and_all_in_see_every_position() {
+    fn all_in_sees_every_position() {
         let alphabet: [bool; 256] = byte_table!(|byte| byte.is_ascii_alphanumeric());
         for len in 0..70 {
             for at in 0..len {
                 let mut bytes = vec![b'a'; len];
                 bytes[at] = b'"';
-                let found = find(&bytes, |w| any_equal(w, b'"'), |i| bytes[i] == b'"');
-                assert_eq!(found, Some(at));
                 assert!(!all_in(&bytes, &alphabet));
             }
-            let clean = vec![b'a'; len];
-            assert_eq!(
-                find(&clean, |w| any_equal(w, b'"'), |i| clean[i] == b'"'),
-                None
-            );
-            assert!(all_in(&clean, &alphabet));
+            assert!(all_in(&vec![b'a'; len], &alphabet));
         }
     }
 }

@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use super::go_decode::{GoDecoder, match_field};
 use super::text::Text;
+use crate::codec::json_write::{write_compact, write_compact_value};
 use crate::codec::node::Node;
+use crate::codec::sink::exact_text;
 
 pub(crate) const BUNDLE_OBJECT: &str = "olm.bundle.object";
 pub(crate) const CSV_METADATA: &str = "olm.csv.metadata";
@@ -48,9 +50,7 @@ impl Property {
         let kind = kind.into();
         Property {
             stored: value.map_or(Stored::Missing, |value| {
-                let mut text = Vec::new();
-                crate::codec::json_write::write_compact_value(value, &mut text);
-                let text = String::from_utf8(text).expect("JSON output is UTF-8");
+                let text = String::from(exact_text(|out| write_compact_value(value, out)));
                 spill::keep(&kind, text)
                     .map_or_else(|text| Stored::Loaded(text.into()), Stored::Spilled)
             }),
@@ -230,7 +230,5 @@ impl Property {
 }
 
 fn compact_text(node: &Node<'_>) -> String {
-    let mut text = Vec::new();
-    crate::codec::json_write::write_compact(node, &mut text);
-    String::from_utf8(text).expect("JSON output is UTF-8")
+    exact_text(|out| write_compact(node, out)).into()
 }
