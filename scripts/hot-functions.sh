@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes link/hot-functions.txt: the functions fbc runs in its everyday commands
-# (render, validate, serve), command by command. build.rs hands the list
+# (render, validate, serve), sorted by name. build.rs hands the list
 # to the linker for release builds on x86_64 Linux, which places those functions
 # side by side. The kernel reads code into memory in blocks of 64 KiB or more
 # around each page a run touches: scattered over 10 MB of code, the 900 KB a
@@ -68,7 +68,7 @@ for line in subprocess.run(["nm", "--defined-only", binary], capture_output=True
     parts = line.split()
     if len(parts) == 3 and parts[1] in "tTwW":
         defined.add(parts[2])
-seen = {}
+seen = set()
 for output in outputs:
     names = {}
     for line in open(output):
@@ -77,7 +77,8 @@ for output in outputs:
         if match and match[1] not in names:
             names[match[1]] = match[2]
             if match[2] in defined:
-                seen.setdefault(match[2], None)
-print("\n".join(seen))
+                seen.add(match[2])
+# Sorted, so that a list written again differs only where the code did.
+print("\n".join(sorted(seen)))
 PY
 echo "link/hot-functions.txt: $(wc -l <link/hot-functions.txt) functions" >&2
