@@ -31,7 +31,7 @@ impl Sink for Vec<u8> {
 /// doubling, then shrunk into place. `write` must write UTF-8, and must not call
 /// `exact_text` itself.
 pub(crate) fn exact_text(write: impl FnOnce(&mut Vec<u8>)) -> Box<str> {
-    /// A buffer that grew past this is given back after use, not kept.
+    /// A buffer that grew past this becomes the text itself, and is not kept.
     const KEEP: usize = 256 << 10;
     thread_local! {
         static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -39,11 +39,12 @@ pub(crate) fn exact_text(write: impl FnOnce(&mut Vec<u8>)) -> Box<str> {
     BUFFER.with_borrow_mut(|buffer| {
         buffer.clear();
         write(buffer);
-        let text = Box::from(std::str::from_utf8(buffer).expect("the writers write UTF-8"));
         if buffer.capacity() > KEEP {
-            *buffer = Vec::new();
+            // A large text is not copied: the buffer itself is kept, shrunk in place.
+            let text = String::from_utf8(std::mem::take(buffer)).expect("the writers write UTF-8");
+            return text.into_boxed_str();
         }
-        text
+        Box::from(std::str::from_utf8(buffer).expect("the writers write UTF-8"))
     })
 }
 
