@@ -452,4 +452,35 @@ mod tests {
             assert!(written == expected, "{format:?} output differs");
         }
     }
+
+    /// Each kind of blob's size hint is near the length of its compact JSON, which
+    /// is what the writer's tasks are cut by.
+    #[test]
+    fn size_hints_are_near_the_compact_length() {
+        let text = [
+            r#"{"schema":"olm.package","name":"a","defaultChannel":"stable","description":"a long description of the package","icon":{"base64data":"PHN2Zy8+PHN2Zy8+PHN2Zy8+","mediatype":"image/svg+xml"}}"#,
+            r#"{"schema":"olm.channel","package":"a","name":"stable","entries":[{"name":"a.v1"},{"name":"a.v2","replaces":"a.v1","skips":["a.v0"],"skipRange":"<2.0.0"}]}"#,
+            r#"{"schema":"olm.bundle","package":"a","name":"a.v2","image":"quay.io/a/a@sha256:0123456789abcdef","properties":[{"type":"olm.package","value":{"packageName":"a","version":"2.0.0"}},{"type":"olm.csv.metadata","value":{"description":"a bundle described in a few more words than most"}}],"relatedImages":[{"name":"operator","image":"quay.io/a/operator:v2"}]}"#,
+            r#"{"schema":"olm.deprecations","package":"a","entries":[{"reference":{"schema":"olm.bundle","name":"a.v1"},"message":"a.v1 is deprecated"}]}"#,
+            r#"{"schema":"custom","package":"a","name":"c","data":{"key":"value"}}"#,
+        ]
+        .join("\n");
+        let catalog =
+            crate::catalog::decode_bytes(std::path::Path::new("c.json"), text.into_bytes())
+                .expect("a catalog");
+        let blobs = ordered_blobs(&catalog);
+        assert_eq!(blobs.len(), 5);
+        for entry in blobs {
+            let blob = entry.blob(&catalog);
+            let mut compact = Vec::new();
+            json::write_compact(&blob.node(), &mut compact);
+            let hint = blob.size_hint();
+            assert!(
+                hint * 2 >= compact.len() && hint <= compact.len() * 2,
+                "hint {hint} for {} compact bytes: {}",
+                compact.len(),
+                String::from_utf8_lossy(&compact)
+            );
+        }
+    }
 }
