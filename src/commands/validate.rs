@@ -82,6 +82,7 @@ impl Checked {
 }
 
 pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
+    crate::model::property::check_schemas_at_load(crate::validate::schemas::matches);
     let settings = Settings {
         strict: args.strict,
         allowed: args

@@ -15,7 +15,7 @@ mod lints;
 pub(crate) mod opm_model;
 pub(crate) mod properties;
 pub(crate) mod report;
-mod schemas;
+pub(crate) mod schemas;
 pub(crate) mod small_map;
 pub(crate) mod spool;
 mod tree;

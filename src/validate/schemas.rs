@@ -70,6 +70,12 @@ fn validator(kind: &str) -> Option<&'static Schema> {
         .map(|(_, validator)| validator)
 }
 
+/// Whether a value of the property type `kind` matches its schema (`true` for
+/// types without one): the check `model::property` makes at load.
+pub(crate) fn matches(kind: &str, value: &Value) -> bool {
+    validator(kind).is_none_or(|validator| validator.errors(value).is_empty())
+}
+
 /// Checks the property values of the bundles at `bundles` (indices into the
 /// catalog's list), skipping those the collector already has an error for.
 pub(crate) fn check(catalog: &Catalog, bundles: &[u32], collector: &mut Collector) {
@@ -97,6 +103,9 @@ fn bundle_findings(bundle: &Located<Bundle>) -> Vec<Finding> {
         let Some(validator) = validator(&property.kind) else {
             continue;
         };
+        if property.matched_its_schema() {
+            continue;
+        }
         let Some(value) = property.value() else {
             continue;
         };
