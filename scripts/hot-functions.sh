@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes link/hot-functions.txt: the functions fbc runs in its everyday commands
-# (render, validate, serve), sorted by name. build.rs hands the list
+# (render, validate, serve), command by command. build.rs hands the list
 # to the linker for release builds on x86_64 Linux, which places those functions
 # side by side. The kernel reads code into memory in blocks of 64 KiB or more
 # around each page a run touches: scattered over 10 MB of code, the 900 KB a
@@ -68,17 +68,22 @@ for line in subprocess.run(["nm", "--defined-only", binary], capture_output=True
     parts = line.split()
     if len(parts) == 3 and parts[1] in "tTwW":
         defined.add(parts[2])
-seen = set()
+# Grouped by the first command that runs them (render first, so that its code is
+# one run of pages), sorted by name within a group so that a list written again
+# differs only where the code did.
+listed = set()
 for output in outputs:
     names = {}
+    group = set()
     for line in open(output):
         # callgrind names a function once in full, as `fn=(id) name`, then by id.
         match = re.match(r"c?fn=\((\d+)\) (.+)$", line.rstrip("\n"))
         if match and match[1] not in names:
             names[match[1]] = match[2]
-            if match[2] in defined:
-                seen.add(match[2])
-# Sorted, so that a list written again differs only where the code did.
-print("\n".join(sorted(seen)))
+            if match[2] in defined and match[2] not in listed:
+                group.add(match[2])
+    for name in sorted(group):
+        print(name)
+    listed |= group
 PY
 echo "link/hot-functions.txt: $(wc -l <link/hot-functions.txt) functions" >&2

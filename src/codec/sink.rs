@@ -32,7 +32,7 @@ impl Sink for Vec<u8> {
 /// `exact_text` itself.
 pub(crate) fn exact_text(write: impl FnOnce(&mut Vec<u8>)) -> Box<str> {
     /// A buffer that grew past this becomes the text itself, and is not kept.
-    const KEEP: usize = 256 << 10;
+    const KEEP: usize = 64 << 10;
     thread_local! {
         static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     }
