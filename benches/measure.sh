@@ -1,10 +1,10 @@
 # shellcheck shell=bash
-# Shared by the benchmark scripts (sourced, not run): checks the corpus, builds the release binary, and defines `measure NAME ARGS...`, which prints
-# the best and median wall time, the median CPU time (user and system, to the
-# microsecond) and the largest peak RSS (in MB of 10^6 bytes, as input sizes are
-# given) of `fbc ARGS...` over $runs runs. Exit status 1 is an
-# answer (findings, a resolution that fails); a command that cannot run (exit 2)
-# is reported as skipped.
+# Shared by the benchmark scripts (sourced, not run): checks the corpus, builds
+# the release binary, and defines `measure NAME ARGS...`, which prints the best and
+# median wall time, the median CPU time (user and system, to the microsecond) and
+# the largest peak RSS (in MB of 10^6 bytes, as input sizes are given) of `fbc
+# ARGS...` over $runs runs. Exit status 1 is an answer (findings, a resolution
+# that fails); a command that cannot run (exit 2) is reported as skipped.
 # Expects: runs (the number of runs); sets corpus and bin.
 : "${runs:?set runs before sourcing benches/measure.sh}"
 corpus=../shared/corpus

@@ -44,7 +44,8 @@ enum Stored {
     /// A large loaded value in the spill file (`fbc serve`); it equals only itself.
     Spilled(spill::Spilled),
     /// A loaded value that matched its type's JSON Schema as it was loaded (see
-    /// [`check_schemas_at_load`]).
+    /// [`check_schemas_at_load`]). Only commands that install the check before
+    /// loading anything make these, so a `Loaded` value never meets its equal here.
     Matched(Text),
 }
 
