@@ -24,20 +24,29 @@ fn main() {
     function_order();
 }
 
-/// Release builds for `x86_64` Linux, which rustc links with rust-lld, place the
-/// functions that everyday commands run side by side (`link/hot-functions.txt`,
-/// written by `scripts/hot-functions.sh`): the kernel reads code into memory in
-/// blocks around each page touched, so scattered code costs a render megabytes of
-/// memory. `FBC_FUNCTION_ORDER=off` leaves the order to the linker (for a linker
-/// without `--symbol-ordering-file`).
+/// Release builds for `x86_64` Linux, which rustc links with rust-lld (from Rust
+/// 1.90 on, unless another linker is named), place the functions that everyday
+/// commands run side by side (`link/hot-functions.txt`, written by
+/// `scripts/hot-functions.sh`): the kernel reads code into memory in blocks
+/// around each page touched, so scattered code costs a render megabytes of memory.
+/// `FBC_FUNCTION_ORDER=off` leaves the order to the linker (for a linker named in
+/// a cargo configuration file, which a build script cannot see).
 fn function_order() {
     println!("cargo:rerun-if-changed=link/hot-functions.txt");
     println!("cargo:rerun-if-env-changed=FBC_FUNCTION_ORDER");
+    println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
     let var = |name: &str| std::env::var(name).unwrap_or_default();
     let list = Path::new(&var("CARGO_MANIFEST_DIR")).join("link/hot-functions.txt");
+    let flags = var("CARGO_ENCODED_RUSTFLAGS");
+    let other_linker = ["linker", "fuse-ld", "link-self-contained"]
+        .iter()
+        .any(|flag| flags.contains(flag))
+        || !var("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER").is_empty();
     if var("PROFILE") == "release"
         && var("TARGET") == "x86_64-unknown-linux-gnu"
         && var("FBC_FUNCTION_ORDER") != "off"
+        && !other_linker
+        && links_with_lld()
         && list.is_file()
     {
         println!(
@@ -47,6 +56,25 @@ fn function_order() {
         // Names a later build no longer has are skipped, not errors.
         println!("cargo:rustc-link-arg-bins=-Wl,--no-warn-symbol-ordering");
     }
+}
+
+/// Whether the compiler is Rust 1.90 or later, the first to link
+/// `x86_64-unknown-linux-gnu` with rust-lld by default.
+fn links_with_lld() -> bool {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let Ok(output) = Command::new(rustc).arg("--version").output() else {
+        return false;
+    };
+    // `rustc 1.95.0 (59807616e 2026-04-14)`
+    let version = String::from_utf8_lossy(&output.stdout);
+    let mut numbers = version
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .split(['.', '-'])
+        .map(|part| part.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0));
+    (major, minor) >= (1, 90)
 }
 
 /// The stubs of the API `fbc serve` answers (`proto/registry.proto`), and its
