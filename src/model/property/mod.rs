@@ -209,14 +209,14 @@ impl Property {
         }
     }
 
-    /// About the length of the value's compact text, without writing it.
+    /// About the length of the value's compact text, without writing it:
+    /// [`Property::value_len`], but a Go struct's value is not written out to be
+    /// measured.
     pub(crate) fn size_hint(&self) -> usize {
         match &self.stored {
-            Stored::Missing => 4,
-            Stored::Loaded(text) | Stored::Matched(text) | Stored::Raw(text) => text.len(),
-            Stored::Spilled(spilled) => spilled.len(),
             // A small Go struct (`olm.package`, `olm.csv.metadata`).
             Stored::Ordered(_) => 256,
+            _ => self.value_len(),
         }
     }
 
