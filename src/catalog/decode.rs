@@ -33,6 +33,9 @@ pub(crate) struct Document<'a> {
     /// The document was not read: the caller knows its text (see
     /// [`decode_file_knowing`]); `value` and `implicit` are empty.
     pub(crate) known: bool,
+    /// The values of the items of the value's `properties` list are their compact
+    /// JSON text (see `yaml::catalog_document_capturing`).
+    pub(crate) captured: bool,
 }
 
 /// A file that opm would not load, or that fbc refuses because opm would drop data.
@@ -65,20 +68,27 @@ pub(crate) fn decode_file<'a>(
     text: &'a str,
     receive: &mut Receiver<'_, 'a>,
 ) -> Option<DecodeError> {
-    decode_file_knowing(text, None, receive)
+    if reads_as_json(text) {
+        decode_json(text, receive)
+    } else {
+        decode_yaml(text, 0, receive, None, None, false)
+    }
 }
 
-/// [`decode_file`], but a YAML document whose text `known` knows is handed over
-/// unread (`known` set), for the caller to take its blob from where it knows it.
+/// [`decode_file`] for the catalog loader: with `capture`, YAML documents' property
+/// values come as their compact text where they can ([`Document::captured`]), and a
+/// YAML document whose text `known` knows is handed over unread (`known` set), for
+/// the caller to take its blob from where it knows it.
 pub(crate) fn decode_file_knowing<'a>(
     text: &'a str,
     known: Option<&dyn Fn(&str) -> bool>,
+    capture: bool,
     receive: &mut Receiver<'_, 'a>,
 ) -> Option<DecodeError> {
     if reads_as_json(text) {
         decode_json(text, receive)
     } else {
-        decode_yaml(text, 0, receive, None, known)
+        decode_yaml(text, 0, receive, None, known, capture)
     }
 }
 
@@ -115,6 +125,7 @@ fn decode_json<'a>(text: &'a str, receive: &mut Receiver<'_, 'a>) -> Option<Deco
                     json_error: None,
                     text: None,
                     known: false,
+                    captured: false,
                 };
                 if receive(document).is_break() {
                     return None;
@@ -133,7 +144,7 @@ fn decode_json<'a>(text: &'a str, receive: &mut Receiver<'_, 'a>) -> Option<Deco
                 // at once, the JSON error is the one reported.
                 let error = json_error(&error, true);
                 return match skip_line_space(text, last_end) {
-                    Some(rest) => decode_yaml(text, rest, receive, Some(error), None),
+                    Some(rest) => decode_yaml(text, rest, receive, Some(error), None, false),
                     None => Some(error),
                 };
             }
@@ -303,6 +314,7 @@ fn decode_yaml<'a>(
     receive: &mut Receiver<'_, 'a>,
     json_error: Option<DecodeError>,
     known: Option<&dyn Fn(&str) -> bool>,
+    capture: bool,
 ) -> Option<DecodeError> {
     let chunks = Chunks {
         text,
@@ -330,6 +342,7 @@ fn decode_yaml<'a>(
                 json_error: None,
                 text: Some(text),
                 known: true,
+                captured: false,
             };
             if receive(document).is_break() {
                 return None;
@@ -337,8 +350,13 @@ fn decode_yaml<'a>(
             continue;
         }
         let body = chunk.text.strip_prefix('\u{feff}').unwrap_or(&chunk.text);
-        match yaml::catalog_document(body) {
-            Ok((value, implicit)) => {
+        let converted = if capture {
+            yaml::catalog_document_capturing(body)
+        } else {
+            yaml::catalog_document(body).map(|converted| (converted, false))
+        };
+        match converted {
+            Ok(((value, implicit), captured)) => {
                 let document = Document {
                     start: chunk.start,
                     value,
@@ -347,6 +365,7 @@ fn decode_yaml<'a>(
                     json_error: pending_json_error.take(),
                     text: borrowed,
                     known: false,
+                    captured,
                 };
                 if receive(document).is_break() {
                     return None;

@@ -101,6 +101,16 @@ pub(crate) fn blob_from_document(
     value: Option<Value>,
     origin: &Origin<'_>,
 ) -> Result<Blob, String> {
+    blob_from_captured(value, origin, false)
+}
+
+/// [`blob_from_document`] for a document whose property values may be their
+/// compact text (`captured`, see `Document::captured`).
+pub(crate) fn blob_from_captured(
+    value: Option<Value>,
+    origin: &Origin<'_>,
+    captured: bool,
+) -> Result<Blob, String> {
     let Some(value) = value else {
         // An empty YAML document leaves opm's Meta empty.
         return Err("object '' is missing root schema field".to_owned());
@@ -116,7 +126,7 @@ pub(crate) fn blob_from_document(
         other => return Err(wrap(origin, &not_an_object(&other, origin))),
     };
     let keys = extract_keys(&map).map_err(|message| wrap(origin, &message))?;
-    dispatch(&keys, map)
+    dispatch(&keys, map, captured)
 }
 
 /// The schema, package and name of a document that opm's decoder reads into a
@@ -264,7 +274,10 @@ fn extract_keys(map: &Map<String, Value>) -> Result<Keys, String> {
     Ok(keys)
 }
 
-fn dispatch(keys: &Keys, map: Map<String, Value>) -> Result<Blob, String> {
+fn dispatch(keys: &Keys, mut map: Map<String, Value>, captured: bool) -> Result<Blob, String> {
+    if captured && keys.schema != "olm.bundle" {
+        decode_captured(&mut map);
+    }
     match keys.schema.as_str() {
         "olm.package" => Package::decode(map)
             .map(Blob::Package)
@@ -272,7 +285,7 @@ fn dispatch(keys: &Keys, map: Map<String, Value>) -> Result<Blob, String> {
         "olm.channel" => Channel::decode(map)
             .map(Blob::Channel)
             .map_err(|e| format!("parse channel: {e}")),
-        "olm.bundle" => Bundle::decode_checked(map)
+        "olm.bundle" => Bundle::decode_checked(map, captured)
             .map(Blob::Bundle)
             .map_err(|e| e.to_string()),
         "olm.deprecations" => Deprecation::decode(map)
@@ -286,6 +299,24 @@ fn dispatch(keys: &Keys, map: Map<String, Value>) -> Result<Blob, String> {
                  does not load"
                     .to_owned()
             }),
+    }
+}
+
+/// Decodes the property values of a blob that were captured as text, for the
+/// schemas that do not take them as text: the value as the reader would have given
+/// it.
+fn decode_captured(map: &mut Map<String, Value>) {
+    let Some(Value::Array(items)) = map.get_mut("properties") else {
+        return;
+    };
+    for item in items {
+        if let Value::Object(item) = item
+            && let Some(value) = item.get_mut("value")
+            && let Value::String(text) = value
+            && let Some(decoded) = crate::codec::json_read::parse_json(text)
+        {
+            *value = decoded;
+        }
     }
 }
 

@@ -361,7 +361,8 @@ pub(crate) fn decode_bytes_reusing(
     let recalling = reuse.recalling();
     let holds = |text: &str| recalling.is_some_and(|memo| memo.holds(text));
     let known: Option<&dyn Fn(&str) -> bool> = recalling.map(|_| &holds as &dyn Fn(&str) -> bool);
-    let error = decode::decode_file_knowing(&text, known, &mut |document| {
+    let capture = crate::model::property::Property::takes_text();
+    let error = decode::decode_file_knowing(&text, known, capture, &mut |document| {
         let origin = document.raw_json.map_or(Origin::Yaml, Origin::Json);
         let (first_line, _) = cursor.advance(&text, document.start);
         let recalled = match (recalling, document.text) {
@@ -390,7 +391,7 @@ pub(crate) fn decode_bytes_reusing(
         }
         let blob = match recalled {
             Some(blob) => Ok(blob),
-            None => meta::blob_from_document(document.value, &origin),
+            None => meta::blob_from_captured(document.value, &origin, document.captured),
         };
         match blob {
             Ok(blob) => {

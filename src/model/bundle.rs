@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::go_decode::{GoDecoder, match_field};
-use super::property::{BUNDLE_OBJECT, Property};
+use super::property::Property;
 use super::text::Text;
 use crate::codec::node::Node;
 use crate::go::{base64, fmt::quote};
@@ -31,18 +31,27 @@ pub(crate) const SCHEMA: &str = "olm.bundle";
 impl Bundle {
     /// Decodes a bundle blob as opm's `Bundle` struct.
     pub(crate) fn decode(map: Map<String, Value>) -> Result<Bundle, String> {
-        Bundle::decode_with(map, false).map_err(|error| match error {
+        Bundle::decode_with(map, false, false).map_err(|error| match error {
             BundleDecodeError::Parse(message) | BundleDecodeError::Objects(message) => message,
         })
     }
 
     /// Decodes a bundle blob and makes opm's `readBundleObjects` check of it: every
     /// `olm.bundle.object` must hold base64 data that is JSON or convertible YAML.
-    pub(crate) fn decode_checked(map: Map<String, Value>) -> Result<Bundle, BundleDecodeError> {
-        Bundle::decode_with(map, true)
+    /// With `captured`, the values of the `properties` list are their compact text
+    /// (see `Document::captured`).
+    pub(crate) fn decode_checked(
+        map: Map<String, Value>,
+        captured: bool,
+    ) -> Result<Bundle, BundleDecodeError> {
+        Bundle::decode_with(map, true, captured)
     }
 
-    fn decode_with(map: Map<String, Value>, check: bool) -> Result<Bundle, BundleDecodeError> {
+    fn decode_with(
+        map: Map<String, Value>,
+        check: bool,
+        captured: bool,
+    ) -> Result<Bundle, BundleDecodeError> {
         let mut decoder = GoDecoder::rooted("Bundle");
         let mut bundle = Bundle::default();
         let mut object_error = None;
@@ -76,8 +85,8 @@ impl Bundle {
                     // they would have to be decoded again. A later `properties` key
                     // replaces an earlier one, and so do its errors.
                     object_error = None;
-                    let mut inspect = |index: usize, kind: &str, value: Option<&Value>| {
-                        if check && kind == BUNDLE_OBJECT && object_error.is_none() {
+                    let mut inspect = |index: usize, value: Option<&Value>| {
+                        if check && object_error.is_none() {
                             object_error = check_object(value).err().map(|error| (index, error));
                         }
                     };
@@ -85,6 +94,7 @@ impl Bundle {
                         &mut decoder,
                         value,
                         "Bundle",
+                        captured && key == "properties",
                         &mut inspect,
                     );
                 }

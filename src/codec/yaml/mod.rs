@@ -99,17 +99,26 @@ impl YamlError {
 pub(crate) fn catalog_document(
     text: &str,
 ) -> Result<(Option<Value>, Vec<builder::Implicit>), YamlError> {
-    convert(text, false)
+    convert(text, false, false).map(|(converted, _)| converted)
+}
+
+/// [`catalog_document`], but where the direct reader reads the document, the value
+/// of each item of its `properties` list (a mapping's `properties` key, exactly so
+/// spelled, holding a list of mappings with a `value` key) is a string holding the
+/// value's compact JSON text, as `write_compact_value` writes it; `true` when any
+/// is. The loader keeps property values as that text anyway.
+pub(crate) fn catalog_document_capturing(text: &str) -> Result<(Converted, bool), YamlError> {
+    convert(text, false, true)
 }
 
 /// [`catalog_document`]'s value with integers kept exact, as for Kubernetes manifests.
 pub(crate) fn manifest_to_json(text: &str) -> Result<Option<Value>, YamlError> {
-    convert(text, true).map(|(value, _)| value)
+    convert(text, true, false).map(|((value, _), _)| value)
 }
 
-type Converted = (Option<Value>, Vec<builder::Implicit>);
+pub(crate) type Converted = (Option<Value>, Vec<builder::Implicit>);
 
-fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
+fn convert(text: &str, integers: bool, capture: bool) -> Result<(Converted, bool), YamlError> {
     if let Some(offset) = first_control_character(text) {
         let (line, column) = messages::line_and_column(text, offset);
         return Err(YamlError::invalid(
@@ -121,15 +130,15 @@ fn convert(text: &str, integers: bool) -> Result<Converted, YamlError> {
     if let Some(error) = compat::leading_document_end(text) {
         return Err(error);
     }
-    match block::read(text, integers) {
+    match block::read(text, integers, capture) {
         Some(converted) => Ok(converted),
-        None => read_fully(text, integers),
+        None => read_fully(text, integers).map(|converted| (converted, false)),
     }
 }
 
 /// Whether the direct reader reads a document (for the benchmark).
 pub(crate) fn read_directly(text: &str) -> bool {
-    block::read(text, false).is_some()
+    block::read(text, false, false).is_some()
 }
 
 /// Whether saphyr reads a document (for the benchmark).

@@ -123,13 +123,32 @@ impl Property {
         }
     }
 
-    /// Decodes one element of a `properties` list (a `property.Property`);
-    /// `inspect` sees the decoded value before it is stored as text.
+    /// Whether loaded values may come as their compact text, read straight from
+    /// YAML (see `Document::captured`): not while schemas are checked at load,
+    /// which needs the decoded value.
+    pub(crate) fn takes_text() -> bool {
+        SCHEMA_CHECK.get().is_none()
+    }
+
+    /// A property whose value came as the compact text [`Property::new`] would
+    /// keep ([`Property::takes_text`]).
+    fn captured(kind: Text, text: String) -> Property {
+        let stored = match spill::keep(&kind, text) {
+            Ok(spilled) => Stored::Spilled(spilled),
+            Err(text) => Stored::Loaded(text.into()),
+        };
+        Property { kind, stored }
+    }
+
+    /// Decodes one element of a `properties` list (a `property.Property`), whose
+    /// value is its compact text when `captured`; `inspect` sees the decoded value
+    /// of an `olm.bundle.object`.
     fn decode(
         decoder: &mut GoDecoder,
         value: Value,
         parent: &str,
-        inspect: &mut dyn FnMut(&str, Option<&Value>),
+        captured: bool,
+        inspect: &mut dyn FnMut(Option<&Value>),
     ) -> Property {
         let Some(map) = decoder.object(value, parent, "property.Property") else {
             return Property::default();
@@ -139,10 +158,21 @@ impl Property {
         for (key, value) in map {
             match match_field(&key, &["type", "value"]) {
                 Some("type") => kind = decoder.field("type", |d| d.string(value, "Property")),
-                Some("value") => found = Some(value),
+                // Only a key spelled `value` holds a captured text.
+                Some("value") => found = Some((value, captured && key == "value")),
                 _ => {}
             }
         }
+        let (found, text) = match found {
+            // Decoded only where it is read.
+            Some((Value::String(text), true)) => {
+                let read = kind == BUNDLE_OBJECT || spill::may_be_marker(&text);
+                let parsed = read.then(|| crate::codec::json_read::parse_json(&text));
+                (parsed.flatten(), Some(text))
+            }
+            Some((value, _)) => (Some(value), None),
+            None => (None, None),
+        };
         // A marker of the server's cache stands for a value that was checked
         // when the cache was written, and is not read at all.
         if let Some(spilled) = found.as_ref().and_then(spill::adopted) {
@@ -151,8 +181,13 @@ impl Property {
                 stored: Stored::Spilled(spilled),
             };
         }
-        inspect(&kind, found.as_ref());
-        Property::new(kind, found.as_ref())
+        if kind == BUNDLE_OBJECT {
+            inspect(found.as_ref());
+        }
+        match text {
+            Some(text) => Property::captured(kind.into(), text),
+            None => Property::new(kind, found.as_ref()),
+        }
     }
 
     /// Decodes a `properties` field of a typed blob.
@@ -161,23 +196,26 @@ impl Property {
         value: Value,
         parent: &str,
     ) -> Box<[Property]> {
-        Property::decode_list_inspecting(decoder, value, parent, &mut |_, _, _| {})
+        Property::decode_list_inspecting(decoder, value, parent, false, &mut |_, _| {})
     }
 
-    /// [`Property::decode_list`], with `inspect` seeing each decoded value (with
-    /// its index) that was not adopted from a server's cache.
+    /// [`Property::decode_list`], for a list whose values are their compact text
+    /// when `captured`, with `inspect` seeing the decoded value of each
+    /// `olm.bundle.object` (with its index) that was not adopted from a server's
+    /// cache.
     pub(crate) fn decode_list_inspecting(
         decoder: &mut GoDecoder,
         value: Value,
         parent: &str,
-        inspect: &mut dyn FnMut(usize, &str, Option<&Value>),
+        captured: bool,
+        inspect: &mut dyn FnMut(usize, Option<&Value>),
     ) -> Box<[Property]> {
         let mut index = 0;
         decoder
             .field("properties", |d| {
                 d.slice(value, parent, "[]property.Property", |d, item| {
-                    let property = Property::decode(d, item, parent, &mut |kind, value| {
-                        inspect(index, kind, value);
+                    let property = Property::decode(d, item, parent, captured, &mut |value| {
+                        inspect(index, value);
                     });
                     index += 1;
                     property

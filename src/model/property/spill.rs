@@ -174,6 +174,12 @@ pub(super) fn adopted(value: &serde_json::Value) -> Option<Spilled> {
     Spilled::parse(fields, true)
 }
 
+/// Whether a value's compact text may be a marker ([`adopted`] tells).
+pub(super) fn may_be_marker(text: &str) -> bool {
+    text.strip_prefix('"')
+        .is_some_and(|text| text.starts_with(MARKER))
+}
+
 /// Keeps `text` in the process's file when spilling is on and it is large; gives
 /// it back otherwise (also when the file cannot be written: it stays in memory).
 pub(super) fn keep(kind: &str, text: String) -> Result<Spilled, String> {

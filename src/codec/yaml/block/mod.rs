@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use saphyr_parser::{Event, Marker, ScalarStyle, Span};
 
 use super::Converted;
-use super::builder::{Builder, Marks};
+use super::builder::{Builder, Capturing, Marks};
 use flow::{Close, Folded, escape_length, single_close};
 
 mod flow;
@@ -30,8 +30,10 @@ const MAX_DEPTH: usize = 64;
 /// reader, which reports them.
 const MAX_KEY: usize = 1024;
 
-/// The document's value, or `None` when the full reader must read it.
-pub(super) fn read(text: &str, integers: bool) -> Option<Converted> {
+/// The document's value, or `None` when the full reader must read it. With
+/// `capture`, the builder writes property values as text (see the builder's
+/// `capture`), and whether it did comes back too.
+pub(super) fn read(text: &str, integers: bool, capture: bool) -> Option<(Converted, bool)> {
     if !simple_bytes(text.as_bytes()) {
         return None;
     }
@@ -45,13 +47,23 @@ pub(super) fn read(text: &str, integers: bool) -> Option<Converted> {
     };
     reader.builder.integers = integers;
     reader.builder.marks = Marks::Bytes;
+    if capture {
+        reader.builder.capturing = Capturing::On;
+    }
     reader.go_to(0);
-    reader.document()?;
+    let read = reader.document();
     let builder = reader.builder;
+    if builder.capturing == Capturing::Failed {
+        return self::read(text, integers, false);
+    }
+    read?;
     if builder.decode_error.is_some() || builder.convert_error.is_some() {
         return None;
     }
-    super::finish(builder).ok()
+    let captured = builder.capturing == Capturing::Captured;
+    super::finish(builder)
+        .ok()
+        .map(|converted| (converted, captured))
 }
 
 /// No tab or carriage return (their rules differ between YAML readers), and no
@@ -535,7 +547,8 @@ impl<'a> Reader<'a> {
     /// trailing-content stops, which documents read here never reach.
     fn emit(&mut self, event: Event<'a>, at: usize) -> Option<()> {
         let marker = Marker::new(at, 0, 0);
-        self.builder.event(event, Span::new(marker, marker)).ok()
+        self.builder.event(event, Span::new(marker, marker)).ok()?;
+        (self.builder.capturing != Capturing::Failed).then_some(())
     }
 }
 

@@ -2,9 +2,15 @@
 //! answers, on hand-written cases, on every document of the corpus and on generated
 //! documents (mutated to reach the edges of the subset).
 
-use super::read;
-use crate::codec::yaml::read_fully;
+use serde_json::Value;
+
+use crate::codec::json_write::write_compact_value;
 use crate::codec::yaml::tests::corpus_yaml_files;
+use crate::codec::yaml::{Converted, read_fully};
+
+fn read(text: &str, integers: bool) -> Option<Converted> {
+    super::read(text, integers, false).map(|(converted, _)| converted)
+}
 
 /// The direct reader answers, and as the full reader does.
 fn same(text: &str) {
@@ -18,7 +24,8 @@ fn left(text: &str) {
     assert!(read(text, false).is_none(), "read directly: {text:?}");
 }
 
-/// Where the direct reader answers, the full reader gives the same value.
+/// Where the direct reader answers, the full reader gives the same value, and
+/// capturing property values changes nothing but them.
 fn agrees(text: &str) -> bool {
     let Some(direct) = read(text, false) else {
         return false;
@@ -27,7 +34,37 @@ fn agrees(text: &str) -> bool {
         Ok(full) => assert_eq!(direct, full, "{text:?}"),
         Err(error) => panic!("read directly, refused by the full reader ({error}): {text:?}"),
     }
+    captures_agree(text, &direct);
     true
+}
+
+/// Read with property values captured, `text` gives `read`'s value and notes,
+/// except that each value of the root's `properties` items is the compact text of
+/// `read`'s value there; whether any was captured.
+fn captures_agree(text: &str, read: &Converted) -> bool {
+    let Some(((mut value, implicit), captured)) = super::read(text, false, true) else {
+        panic!("read directly without capturing, not with it: {text:?}");
+    };
+    assert_eq!(implicit, read.1, "{text:?}");
+    let expected = read.0.as_ref().and_then(|root| root.get("properties"));
+    let found = value.as_mut().and_then(|root| root.get_mut("properties"));
+    if let (Some(Value::Array(expected)), Some(Value::Array(found)), true) =
+        (expected, found, captured)
+    {
+        for (expected, found) in expected.iter().zip(found) {
+            let (Some(expected), Some(found)) = (expected.get("value"), found.get_mut("value"))
+            else {
+                continue;
+            };
+            let mut compact = Vec::new();
+            write_compact_value(expected, &mut compact);
+            let compact = String::from_utf8(compact).expect("UTF-8");
+            assert_eq!(found.as_str(), Some(compact.as_str()), "{text:?}");
+            *found = expected.clone();
+        }
+    }
+    assert_eq!(value, read.0, "{text:?}");
+    captured
 }
 
 #[test]
@@ -146,7 +183,7 @@ fn corpus_documents_agree() {
 #[test]
 fn generated_documents_agree() {
     let mut random = Random(0x9e37_79b9_7f4a_7c15);
-    let (mut read_directly, mut left_valid) = (0, 0);
+    let (mut read_directly, mut left_valid, mut captured) = (0, 0, 0_u32);
     for _ in 0..4000 {
         let mut text = String::new();
         generate_mapping(&mut random, &mut text, 0, 0);
@@ -154,6 +191,10 @@ fn generated_documents_agree() {
             read_directly += 1;
         } else if read_fully(&text, false).is_ok() {
             left_valid += 1;
+        }
+        let property = as_property_value(&text);
+        if let Some(read) = read(&property, false) {
+            captured += u32::from(captures_agree(&property, &read));
         }
         for _ in 0..4 {
             let mut bytes = text.clone().into_bytes();
@@ -177,6 +218,23 @@ fn generated_documents_agree() {
         read_directly > 7 * left_valid,
         "{read_directly} valid documents read directly, {left_valid} left"
     );
+    assert!(
+        captured > read_directly / 2,
+        "{captured} captured of {read_directly}"
+    );
+}
+
+/// A document whose only property's value is `document`'s mapping.
+fn as_property_value(document: &str) -> String {
+    let mut text = String::from("schema: olm.bundle\nproperties:\n- type: t\n  value:\n");
+    for line in document.lines() {
+        if !line.is_empty() {
+            text.push_str("    ");
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
 }
 
 struct Random(u64);
@@ -285,5 +343,76 @@ fn generate_block_scalar(random: &mut Random, text: &mut String, indent: usize) 
             }
         }
         text.push('\n');
+    }
+}
+
+/// A bundle document with these property values (each indented by four spaces).
+fn bundle_with_values(values: &[&str]) -> String {
+    let mut text = String::from("schema: olm.bundle\nproperties:\n");
+    for value in values {
+        text.push_str("- type: t\n  value:");
+        text.push_str(value);
+    }
+    text
+}
+
+#[test]
+fn property_values_are_captured_as_compact_text() {
+    let text = bundle_with_values(&[
+        "\n    version: v1\n    kind: K\n    group: g\n    kind: L\n",
+        " 1e3\n",
+        "\n    - yes\n    - ~\n    - 0x10\n    - 'q\"<'\n    - []\n",
+        "\n    1: a\n    true: b\n    nested:\n      z: |\n        two\n        lines\n      a: {}\n",
+        "\n    packageName: p\n    version: 1.0\n",
+    ]);
+    let read = read(&text, false).expect("read directly");
+    assert!(captures_agree(&text, &read));
+    let ((value, implicit), _) = super::read(&text, false, true).expect("read directly");
+    let texts: Vec<&str> = value.as_ref().expect("a value")["properties"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|property| property["value"].as_str().expect("a text"))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            r#"{"group":"g","kind":"L","version":"v1"}"#,
+            "1000",
+            r#"[true,null,16,"q\"<",[]]"#,
+            r#"{"1":"a","nested":{"a":{},"z":"two\nlines\n"},"true":"b"}"#,
+            r#"{"packageName":"p","version":1}"#,
+        ]
+    );
+    // A number where a string field wants a string is noted inside values too.
+    assert_eq!(implicit.len(), 1);
+    assert_eq!(
+        (implicit[0].key.as_str(), implicit[0].line),
+        ("version", 30)
+    );
+}
+
+#[test]
+fn values_the_builder_must_decide_are_not_captured() {
+    for value in [
+        "\n    <<:\n      a: 1\n    b: 2\n",
+        "\n    a: .nan\n",
+        "\n    ~: 1\n",
+        "\n    0x1: 1\n    18446744073709551615: 2\n",
+    ] {
+        let text = bundle_with_values(&[" 1\n", value]);
+        let captured = super::read(&text, false, true).is_some_and(|(_, captured)| captured);
+        assert!(!captured, "{text:?}");
+        assert_eq!(read(&text, false).is_some(), agrees(&text), "{text:?}");
+    }
+    // Elsewhere than in the root's `properties` list, nothing is captured.
+    for text in [
+        "properties:\n  value: {}\n",
+        "a:\n  properties:\n  - value: 1\n",
+        "Properties:\n- value: 1\n",
+        "properties:\n- Value: 1\n",
+    ] {
+        let (_, captured) = super::read(text, false, true).expect("read directly");
+        assert!(!captured, "{text:?}");
     }
 }

@@ -4,6 +4,7 @@
 //!
 //! The tree is built with an explicit stack, so nesting depth costs heap, not stack.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use saphyr_parser::{Event, ScalarStyle, Span};
@@ -14,8 +15,10 @@ use super::long_scalars;
 use super::messages::{Context, alias_name, byte_offset, line_and_column};
 use super::resolve::{self, CORE_PREFIX, Scalar};
 
+mod capture;
 mod values;
 
+use capture::{Capture, Uncapturable};
 pub(super) use values::first_non_finite;
 use values::{allowed_alias_ratio, key, ratio, to_value};
 
@@ -198,6 +201,22 @@ pub(super) struct Builder<'a> {
     /// Bytes copied by aliases so far, and how many they may copy.
     expanded: u64,
     expansion_budget: u64,
+    /// Whether the value of each item of the root's `properties` list is written
+    /// as its compact JSON text (see `capture`): the value becomes a string
+    /// holding that text.
+    pub(super) capturing: Capturing,
+    /// The value being captured.
+    capture: Option<Capture<'a>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Capturing {
+    Off,
+    On,
+    /// On, and a value was captured.
+    Captured,
+    /// A value could not be: the document must be read again without capturing.
+    Failed,
 }
 
 impl<'a> Builder<'a> {
@@ -224,6 +243,8 @@ impl<'a> Builder<'a> {
             expansion_budget: crate::files::limits::get()
                 .max_alias_expansion
                 .max((text.len() as u64).saturating_mul(16)),
+            capturing: Capturing::Off,
+            capture: None,
         }
     }
 
@@ -280,6 +301,10 @@ impl<'a> Builder<'a> {
                 column: span.start.col() + 1,
             });
         }
+        if self.capture.is_some() || (starts_node && self.at_property_value()) {
+            self.capture_event(event, at);
+            return Ok(());
+        }
         match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let tag = tag.map(|tag| format!("{}{}", tag.handle, tag.suffix));
@@ -304,7 +329,7 @@ impl<'a> Builder<'a> {
 
     fn scalar(
         &mut self,
-        text: std::borrow::Cow<'a, str>,
+        text: Cow<'a, str>,
         style: ScalarStyle,
         anchor: usize,
         tag: Option<&str>,
@@ -316,6 +341,11 @@ impl<'a> Builder<'a> {
             let merge_tag =
                 tag.is_none_or(|tag| tag == "!" || tag.strip_prefix(CORE_PREFIX) == Some("merge"));
             if merge_tag {
+                // A merged mapping is not captured, and may bring its own
+                // `properties`: the document is read again without capturing.
+                if self.capturing != Capturing::Off {
+                    self.capturing = Capturing::Failed;
+                }
                 // yaml.v2 never decodes the `<<` key itself.
                 self.set_slot(Slot::Merge);
                 return;
@@ -335,7 +365,8 @@ impl<'a> Builder<'a> {
             }
         };
         if let Some(text) = watched {
-            self.note_implicit(&scalar, &text, at);
+            let field = self.string_field();
+            self.note_implicit(&scalar, &text, field, at);
         }
         if anchor != 0 {
             let node = Node::Scalar(scalar.clone());
@@ -483,14 +514,15 @@ impl<'a> Builder<'a> {
         STRING_FIELDS.contains(&key.as_str()).then(|| key.clone())
     }
 
-    /// Records a plain boolean or number where a string field wanted a string.
-    fn note_implicit(&mut self, scalar: &Scalar<'_>, text: &str, at: usize) {
+    /// Records a plain boolean or number where a string field (`field`, see
+    /// [`Builder::string_field`]) wanted a string.
+    fn note_implicit(&mut self, scalar: &Scalar<'_>, text: &str, field: Option<String>, at: usize) {
         let kind = match scalar {
             Scalar::Bool(_) => "boolean",
             Scalar::Int(_) | Scalar::Uint(_) | Scalar::Float(_) => "number",
             Scalar::Null | Scalar::Str(_) => return,
         };
-        let Some(key) = self.string_field() else {
+        let Some(key) = field else {
             return;
         };
         let (line, column) = self.position(at);
@@ -501,6 +533,77 @@ impl<'a> Builder<'a> {
             line,
             column,
         });
+    }
+
+    /// Whether the next node is the value of an item of the root's `properties`
+    /// list, to be captured.
+    fn at_property_value(&self) -> bool {
+        matches!(self.capturing, Capturing::On | Capturing::Captured)
+            && self.decode_error.is_none()
+            && matches!(
+                self.stack.as_slice(),
+                [
+                    Frame::Mapping { slot: Slot::Key(list), .. },
+                    Frame::Sequence { merge: false, .. },
+                    Frame::Mapping { slot: Slot::Key(field), .. },
+                ] if list == "properties" && field == "value"
+            )
+    }
+
+    /// One event of a captured value. The direct reader gives no anchors, aliases
+    /// or tags; a merge key, a key that is not a string or a number, or a number
+    /// that JSON cannot hold leaves the value to the builder
+    /// ([`Capturing::Failed`]).
+    fn capture_event(&mut self, event: Event<'a>, at: usize) {
+        let mut capture = self.capture.take().unwrap_or_else(Capture::new);
+        let result = match event {
+            Event::Scalar(text, style, 0, None) => {
+                let plain = style == ScalarStyle::Plain;
+                if capture.expects_key() {
+                    if plain && text == "<<" {
+                        Err(Uncapturable)
+                    } else {
+                        resolve::scalar(text, plain, None)
+                            .map_err(|_| Uncapturable)
+                            .and_then(|key| capture.key(key))
+                    }
+                } else {
+                    let watched = (plain && text.len() <= 64).then(|| text.clone());
+                    match resolve::scalar(text, plain, None) {
+                        Ok(scalar) => {
+                            if let Some(text) = watched {
+                                let field = capture
+                                    .field()
+                                    .filter(|field| STRING_FIELDS.contains(field))
+                                    .map(str::to_owned);
+                                self.note_implicit(&scalar, &text, field, at);
+                            }
+                            capture.scalar(&scalar)
+                        }
+                        Err(_) => Err(Uncapturable),
+                    }
+                }
+            }
+            Event::SequenceStart(0, None) | Event::MappingStart(0, None) => {
+                capture.open(matches!(event, Event::MappingStart(..)));
+                Ok(())
+            }
+            Event::SequenceEnd | Event::MappingEnd => capture.close(),
+            Event::Scalar(..)
+            | Event::SequenceStart(..)
+            | Event::MappingStart(..)
+            | Event::Alias(_) => Err(Uncapturable),
+            _ => Ok(()),
+        };
+        if result.is_err() {
+            self.capturing = Capturing::Failed;
+        } else if capture.done() {
+            self.capturing = Capturing::Captured;
+            let text = capture.finish();
+            self.attach(Node::Scalar(Scalar::Str(Cow::Owned(text))), 1, at);
+        } else {
+            self.capture = Some(capture);
+        }
     }
 
     fn expects_key(&self) -> bool {
