@@ -364,9 +364,11 @@ impl<'a> Builder<'a> {
                 Scalar::Null
             }
         };
-        if let Some(text) = watched {
-            let field = self.string_field();
-            self.note_implicit(&scalar, &text, field, at);
+        if let Some(text) = watched
+            && let Some(kind) = implicit_kind(&scalar)
+            && let Some(field) = self.string_field()
+        {
+            self.note_implicit(kind, field, &text, at);
         }
         if anchor != 0 {
             let node = Node::Scalar(scalar.clone());
@@ -514,20 +516,12 @@ impl<'a> Builder<'a> {
         STRING_FIELDS.contains(&key.as_str()).then(|| key.clone())
     }
 
-    /// Records a plain boolean or number where a string field (`field`, see
-    /// [`Builder::string_field`]) wanted a string.
-    fn note_implicit(&mut self, scalar: &Scalar<'_>, text: &str, field: Option<String>, at: usize) {
-        let kind = match scalar {
-            Scalar::Bool(_) => "boolean",
-            Scalar::Int(_) | Scalar::Uint(_) | Scalar::Float(_) => "number",
-            Scalar::Null | Scalar::Str(_) => return,
-        };
-        let Some(key) = field else {
-            return;
-        };
+    /// Records a plain boolean or number (`kind`, see [`implicit_kind`]) where a
+    /// string field (`field`, see [`Builder::string_field`]) wanted a string.
+    fn note_implicit(&mut self, kind: &'static str, field: String, text: &str, at: usize) {
         let (line, column) = self.position(at);
         self.implicit.push(Implicit {
-            key,
+            key: field,
             text: text.to_owned(),
             kind,
             line,
@@ -568,15 +562,16 @@ impl<'a> Builder<'a> {
                             .and_then(|key| capture.key(key))
                     }
                 } else {
-                    let watched = (plain && text.len() <= 64).then(|| text.clone());
-                    match resolve::scalar(text, plain, None) {
+                    match resolve::scalar(Cow::Borrowed(&text), plain, None) {
                         Ok(scalar) => {
-                            if let Some(text) = watched {
-                                let field = capture
-                                    .field()
-                                    .filter(|field| STRING_FIELDS.contains(field))
-                                    .map(str::to_owned);
-                                self.note_implicit(&scalar, &text, field, at);
+                            if plain
+                                && text.len() <= 64
+                                && let Some(kind) = implicit_kind(&scalar)
+                                && let Some(field) = capture.field()
+                                && STRING_FIELDS.contains(&field)
+                            {
+                                let field = field.to_owned();
+                                self.note_implicit(kind, field, &text, at);
                             }
                             capture.scalar(&scalar)
                         }
@@ -740,6 +735,15 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+    }
+}
+
+/// What the implicit-type lint calls a plain scalar that is not a string.
+fn implicit_kind(scalar: &Scalar<'_>) -> Option<&'static str> {
+    match scalar {
+        Scalar::Bool(_) => Some("boolean"),
+        Scalar::Int(_) | Scalar::Uint(_) | Scalar::Float(_) => Some("number"),
+        Scalar::Null | Scalar::Str(_) => None,
     }
 }
 
