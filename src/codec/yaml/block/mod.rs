@@ -263,7 +263,10 @@ impl<'a> Reader<'a> {
             self.next_line();
             after_last = self.pos;
         }
-        self.go_to(after_last);
+        // Mostly the scalar ends on its line, and the reader is there already.
+        if self.pos != after_last {
+            self.go_to(after_last);
+        }
         Some(folded.finish())
     }
 

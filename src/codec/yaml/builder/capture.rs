@@ -20,6 +20,7 @@ use crate::go::number;
 #[derive(Debug)]
 pub(super) struct Uncapturable;
 
+#[derive(Default)]
 pub(super) struct Capture<'a> {
     out: Vec<u8>,
     frames: Vec<Frame>,
@@ -48,18 +49,27 @@ struct Entry<'a> {
     end: usize,
 }
 
+/// A buffer that grew past this is not kept for the next document.
+const KEEP: usize = 64 << 10;
+
 thread_local! {
-    /// The last capture's buffer, kept for the next one.
+    /// The last document's buffer, kept for the next one.
     static SPARE: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
-impl<'a> Capture<'a> {
-    pub(super) fn new() -> Self {
-        Capture {
-            out: SPARE.take(),
-            frames: Vec::new(),
-            entries: Vec::new(),
+impl Drop for Capture<'_> {
+    fn drop(&mut self) {
+        if self.out.capacity() <= KEEP {
+            self.out.clear();
+            SPARE.set(std::mem::take(&mut self.out));
         }
+    }
+}
+
+impl<'a> Capture<'a> {
+    /// Whether a value is being captured: it has begun and not ended.
+    pub(super) fn active(&self) -> bool {
+        !self.out.is_empty()
     }
 
     /// The next event is a mapping key.
@@ -95,22 +105,21 @@ impl<'a> Capture<'a> {
         self.frames.is_empty() && !self.out.is_empty()
     }
 
-    /// The compact text, once [`Capture::done`], at its exact size. The buffer is
-    /// kept for the next value, unless it grew past 64 KiB: then it becomes the
-    /// text itself, shrunk in place rather than copied (as `exact_text` does).
-    pub(super) fn finish(mut self) -> String {
-        const KEEP: usize = 64 << 10;
-        let mut out = std::mem::take(&mut self.out);
-        if out.capacity() > KEEP {
+    /// The compact text, once [`Capture::done`], at its exact size; then the
+    /// capture is ready for the next value. A buffer that grew past [`KEEP`]
+    /// becomes the text itself, shrunk in place rather than copied (as
+    /// `exact_text` does).
+    pub(super) fn finish(&mut self) -> String {
+        if self.out.capacity() > KEEP {
+            let out = std::mem::take(&mut self.out);
             let mut text = String::from_utf8(out).expect("scalars and keys are UTF-8");
             text.shrink_to_fit();
             return text;
         }
-        let text = std::str::from_utf8(&out)
+        let text = std::str::from_utf8(&self.out)
             .expect("scalars and keys are UTF-8")
             .to_owned();
-        out.clear();
-        SPARE.set(out);
+        self.out.clear();
         text
     }
 
@@ -210,8 +219,12 @@ impl<'a> Capture<'a> {
         Ok(())
     }
 
-    /// Before an item of a sequence: its comma.
+    /// Before a value: the buffer, when the capture begins, and the comma before
+    /// an item of a sequence.
     fn item(&mut self) {
+        if self.out.capacity() == 0 {
+            self.out = SPARE.take();
+        }
         if let Some(Frame::Sequence { empty }) = self.frames.last_mut() {
             if !*empty {
                 self.out.push(b',');

@@ -205,8 +205,8 @@ pub(super) struct Builder<'a> {
     /// as its compact JSON text (see `capture`): the value becomes a string
     /// holding that text.
     pub(super) capturing: Capturing,
-    /// The value being captured.
-    capture: Option<Capture<'a>>,
+    /// The value being captured, if one is.
+    capture: Capture<'a>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -244,7 +244,7 @@ impl<'a> Builder<'a> {
                 .max_alias_expansion
                 .max((text.len() as u64).saturating_mul(16)),
             capturing: Capturing::Off,
-            capture: None,
+            capture: Capture::default(),
         }
     }
 
@@ -301,7 +301,7 @@ impl<'a> Builder<'a> {
                 column: span.start.col() + 1,
             });
         }
-        if self.capture.is_some() || (starts_node && self.at_property_value()) {
+        if self.capture.active() || (starts_node && self.at_property_value()) {
             self.capture_event(event, at);
             return Ok(());
         }
@@ -549,7 +549,9 @@ impl<'a> Builder<'a> {
     /// that JSON cannot hold leaves the value to the builder
     /// ([`Capturing::Failed`]).
     fn capture_event(&mut self, event: Event<'a>, at: usize) {
-        let mut capture = self.capture.take().unwrap_or_else(Capture::new);
+        let capture = &mut self.capture;
+        // A boolean or number where a string field wants a string.
+        let mut implicit = None;
         let result = match event {
             Event::Scalar(text, style, 0, None) => {
                 let plain = style == ScalarStyle::Plain;
@@ -570,8 +572,7 @@ impl<'a> Builder<'a> {
                                 && let Some(field) = capture.field()
                                 && STRING_FIELDS.contains(&field)
                             {
-                                let field = field.to_owned();
-                                self.note_implicit(kind, field, &text, at);
+                                implicit = Some((kind, field.to_owned(), text.to_string()));
                             }
                             capture.scalar(&scalar)
                         }
@@ -590,14 +591,15 @@ impl<'a> Builder<'a> {
             | Event::Alias(_) => Err(Uncapturable),
             _ => Ok(()),
         };
+        if let Some((kind, field, text)) = implicit {
+            self.note_implicit(kind, field, &text, at);
+        }
         if result.is_err() {
             self.capturing = Capturing::Failed;
-        } else if capture.done() {
+        } else if self.capture.done() {
             self.capturing = Capturing::Captured;
-            let text = capture.finish();
+            let text = self.capture.finish();
             self.attach(Node::Scalar(Scalar::Str(Cow::Owned(text))), 1, at);
-        } else {
-            self.capture = Some(capture);
         }
     }
 
