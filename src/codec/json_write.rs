@@ -57,12 +57,22 @@ pub(crate) fn write_compact_value(value: &serde_json::Value, out: &mut impl Sink
     }
 }
 
+/// A line break and the indentation of `depth` levels, in one piece up to
+/// [`INDENTED`]'s depth.
 fn newline(out: &mut impl Sink, depth: usize) {
-    out.push(b'\n');
-    for _ in 0..depth {
-        out.extend_from_slice(b"    ");
+    match INDENTED.get(..1 + 4 * depth) {
+        Some(line) => out.extend_from_slice(line),
+        None => {
+            out.extend_from_slice(INDENTED);
+            for _ in (INDENTED.len() - 1) / 4..depth {
+                out.extend_from_slice(b"    ");
+            }
+        }
     }
 }
+
+/// A line break and 32 levels of indentation.
+const INDENTED: &[u8; 129] = b"\n                                                                                                                                ";
 
 fn write_node(node: &Node<'_>, out: &mut impl Sink, indent: Option<usize>) {
     match node {
@@ -323,6 +333,25 @@ mod tests {
         let mut out = Vec::new();
         write_pretty(&channel, &mut out);
         let expected = "{\n    \"schema\": \"olm.channel\",\n    \"name\": \"dark\",\n    \"package\": \"anakin\",\n    \"entries\": [\n        {\n            \"name\": \"anakin.v0.1.1\",\n            \"replaces\": \"anakin.v0.0.1\",\n            \"skips\": [\n                \"anakin.v0.1.0\"\n            ]\n        }\n    ],\n    \"empty\": [],\n    \"none\": {}\n}\n";
+        assert_eq!(String::from_utf8(out).expect("utf-8"), expected);
+    }
+
+    #[test]
+    fn indentation_goes_deeper_than_the_prepared_line() {
+        let mut node = Node::Null;
+        for _ in 0..40 {
+            node = Node::Array(vec![node]);
+        }
+        let mut out = Vec::new();
+        write_pretty(&node, &mut out);
+        let mut expected = String::new();
+        for depth in 0..40 {
+            expected.push_str(&format!("{}[\n", "    ".repeat(depth)));
+        }
+        expected.push_str(&format!("{}null\n", "    ".repeat(40)));
+        for depth in (0..40).rev() {
+            expected.push_str(&format!("{}]\n", "    ".repeat(depth)));
+        }
         assert_eq!(String::from_utf8(out).expect("utf-8"), expected);
     }
 
