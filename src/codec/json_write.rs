@@ -60,14 +60,13 @@ pub(crate) fn write_compact_value(value: &serde_json::Value, out: &mut impl Sink
 /// A line break and the indentation of `depth` levels, in one piece up to
 /// [`INDENTED`]'s depth.
 fn newline(out: &mut impl Sink, depth: usize) {
-    match INDENTED.get(..1 + 4 * depth) {
-        Some(line) => out.extend_from_slice(line),
-        None => {
-            out.extend_from_slice(INDENTED);
-            for _ in (INDENTED.len() - 1) / 4..depth {
-                out.extend_from_slice(b"    ");
-            }
-        }
+    if let Some(line) = INDENTED.get(..1 + 4 * depth) {
+        out.extend_from_slice(line);
+        return;
+    }
+    out.extend_from_slice(INDENTED);
+    for _ in (INDENTED.len() - 1) / 4..depth {
+        out.extend_from_slice(b"    ");
     }
 }
 
@@ -346,11 +345,14 @@ mod tests {
         write_pretty(&node, &mut out);
         let mut expected = String::new();
         for depth in 0..40 {
-            expected.push_str(&format!("{}[\n", "    ".repeat(depth)));
+            expected.push_str(&"    ".repeat(depth));
+            expected.push_str("[\n");
         }
-        expected.push_str(&format!("{}null\n", "    ".repeat(40)));
+        expected.push_str(&"    ".repeat(40));
+        expected.push_str("null\n");
         for depth in (0..40).rev() {
-            expected.push_str(&format!("{}]\n", "    ".repeat(depth)));
+            expected.push_str(&"    ".repeat(depth));
+            expected.push_str("]\n");
         }
         assert_eq!(String::from_utf8(out).expect("utf-8"), expected);
     }

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::go_decode::{GoDecoder, match_field};
-use super::property::Property;
+use super::property::{Inspected, Property};
 use super::text::Text;
 use crate::codec::node::Node;
 use crate::go::{base64, fmt::quote};
@@ -85,9 +85,13 @@ impl Bundle {
                     // they would have to be decoded again. A later `properties` key
                     // replaces an earlier one, and so do its errors.
                     object_error = None;
-                    let mut inspect = |index: usize, value: Option<&Value>| {
+                    let mut inspect = |index: usize, value: Inspected<'_>| {
                         if check && object_error.is_none() {
-                            object_error = check_object(value).err().map(|error| (index, error));
+                            let checked = match value {
+                                Inspected::Value(value) => check_object(value),
+                                Inspected::Text(text) => check_object_text(text),
+                            };
+                            object_error = checked.err().map(|error| (index, error));
                         }
                     };
                     bundle.properties = Property::decode_list_inspecting(
@@ -236,17 +240,35 @@ fn check_object(value: Option<&Value>) -> Result<(), ObjectError> {
             ));
         }
     };
-    let text = match data {
-        Some((_, Value::String(text))) => text.as_str(),
-        None | Some((_, Value::Null)) => "",
+    match data {
+        Some((_, Value::String(text))) => check_data(text),
+        None | Some((_, Value::Null)) => check_data(""),
         Some((_, other)) => {
             let mut decoder = GoDecoder::default();
             decoder.field("data", |d| d.mismatch(other, "BundleObject", "[]uint8"));
-            return Err(ObjectError::Shape(
+            Err(ObjectError::Shape(
                 decoder.finish().err().unwrap_or_default(),
-            ));
+            ))
         }
-    };
+    }
+}
+
+/// [`check_object`] of a value's compact text. The usual `{"data":"…"}` is not
+/// decoded into a tree: that would copy its data, mostly a large manifest.
+fn check_object_text(text: &str) -> Result<(), ObjectError> {
+    let plain_data = text
+        .strip_prefix(r#"{"data":""#)
+        .and_then(|rest| rest.strip_suffix(r#""}"#))
+        .filter(|data| memchr::memchr2(b'"', b'\\', data.as_bytes()).is_none());
+    match plain_data {
+        Some(data) => check_data(data),
+        None => check_object(crate::codec::json_read::parse_json(text).as_ref()),
+    }
+}
+
+/// The check of an `olm.bundle.object`'s `data`: base64 of JSON or of YAML that
+/// converts.
+fn check_data(text: &str) -> Result<(), ObjectError> {
     let bytes = text.as_bytes();
     // Manifests that start with `{` are taken as JSON without a check; anything
     // else is converted from YAML, which can fail. A prefix tells which, so the
@@ -301,4 +323,50 @@ fn base64_is_canonical(data: &[u8]) -> bool {
             [a, b] => (alphabet(a) && (alphabet(b) || *b == b'=')) || (*a == b'=' && *b == b'='),
             _ => true,
         }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(checked: Result<(), ObjectError>) -> Option<(bool, String)> {
+        match checked {
+            Ok(()) => None,
+            Err(ObjectError::Shape(message)) => Some((true, message)),
+            Err(ObjectError::Convert(message)) => Some((false, message)),
+        }
+    }
+
+    /// A value's compact text gets the verdict its decoded value gets.
+    #[test]
+    fn objects_are_checked_alike_as_text_and_as_values() {
+        let encode = |text: &str| crate::go::base64::encode(text.as_bytes());
+        let json = encode("{\"kind\": \"ConfigMap\"}");
+        let yaml = encode("kind: ConfigMap\n");
+        let broken = encode("kind: [\n");
+        for text in [
+            format!(r#"{{"data":"{json}"}}"#),
+            format!(r#"{{"data":"{yaml}"}}"#),
+            format!(r#"{{"data":"{broken}"}}"#),
+            r#"{"data":"not base64!"}"#.to_owned(),
+            r#"{"data":"a\/b"}"#.to_owned(),
+            r#"{"data":""}"#.to_owned(),
+            r#"{"data":null}"#.to_owned(),
+            r#"{"data":1}"#.to_owned(),
+            format!(r#"{{"Data":"{yaml}"}}"#),
+            format!(r#"{{"data":"{json}","other":1}}"#),
+            "{}".to_owned(),
+            "null".to_owned(),
+            "1".to_owned(),
+            r#""text""#.to_owned(),
+        ] {
+            let value = crate::codec::json_read::parse_json(&text).expect("JSON");
+            assert_eq!(
+                verdict(check_object_text(&text)),
+                verdict(check_object(Some(&value))),
+                "{text}"
+            );
+        }
+        assert!(verdict(check_object_text(&format!(r#"{{"data":"{broken}"}}"#))).is_some());
+    }
 }

@@ -49,6 +49,13 @@ enum Stored {
     Matched(Text),
 }
 
+/// An `olm.bundle.object` value as the loader hands it to an inspector: decoded
+/// (`None` without a value), or its compact text, which was never decoded.
+pub(crate) enum Inspected<'v> {
+    Value(Option<&'v Value>),
+    Text(&'v str),
+}
+
 /// Whether a loaded value of the property type named first matches that type's
 /// JSON Schema: validation's check, handed over by the caller.
 pub(crate) type SchemaCheck = fn(&str, &Value) -> bool;
@@ -141,14 +148,14 @@ impl Property {
     }
 
     /// Decodes one element of a `properties` list (a `property.Property`), whose
-    /// value is its compact text when `captured`; `inspect` sees the decoded value
-    /// of an `olm.bundle.object`.
+    /// value is its compact text when `captured`; `inspect` sees the value of an
+    /// `olm.bundle.object`.
     fn decode(
         decoder: &mut GoDecoder,
         value: Value,
         parent: &str,
         captured: bool,
-        inspect: &mut dyn FnMut(Option<&Value>),
+        inspect: &mut dyn FnMut(Inspected<'_>),
     ) -> Property {
         let Some(map) = decoder.object(value, parent, "property.Property") else {
             return Property::default();
@@ -164,10 +171,10 @@ impl Property {
             }
         }
         let (found, text) = match found {
-            // Decoded only where it is read.
+            // A captured marker is decoded to be recognised.
             Some((Value::String(text), true)) => {
-                let read = kind == BUNDLE_OBJECT || spill::may_be_marker(&text);
-                let parsed = read.then(|| crate::codec::json_read::parse_json(&text));
+                let marker = spill::may_be_marker(&text);
+                let parsed = marker.then(|| crate::codec::json_read::parse_json(&text));
                 (parsed.flatten(), Some(text))
             }
             Some((value, _)) => (Some(value), None),
@@ -182,7 +189,10 @@ impl Property {
             };
         }
         if kind == BUNDLE_OBJECT {
-            inspect(found.as_ref());
+            inspect(match &text {
+                Some(text) => Inspected::Text(text),
+                None => Inspected::Value(found.as_ref()),
+            });
         }
         match text {
             Some(text) => Property::captured(kind.into(), text),
@@ -200,7 +210,7 @@ impl Property {
     }
 
     /// [`Property::decode_list`], for a list whose values are their compact text
-    /// when `captured`, with `inspect` seeing the decoded value of each
+    /// when `captured`, with `inspect` seeing the value of each
     /// `olm.bundle.object` (with its index) that was not adopted from a server's
     /// cache.
     pub(crate) fn decode_list_inspecting(
@@ -208,7 +218,7 @@ impl Property {
         value: Value,
         parent: &str,
         captured: bool,
-        inspect: &mut dyn FnMut(usize, Option<&Value>),
+        inspect: &mut dyn FnMut(usize, Inspected<'_>),
     ) -> Box<[Property]> {
         let mut index = 0;
         decoder
