@@ -14,9 +14,10 @@ pub(crate) mod missing;
 mod stream;
 mod walk;
 
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use miette::NamedSource;
 use rayon::prelude::*;
@@ -46,7 +47,7 @@ pub(crate) fn shared_path(path: &Path) -> SharedPath {
 }
 
 /// Where a blob starts: the file and the 1-based line and column.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Location {
     pub(crate) file: SharedPath,
     pub(crate) line: u32,
@@ -95,6 +96,50 @@ pub(crate) struct Catalog {
     pub(crate) others: Vec<Located<Other>>,
     /// Plain YAML booleans and numbers under string fields, where they stand.
     pub(crate) implicit: Vec<Located<Implicit>>,
+    /// Where values of bundles were found in their source as it was loaded (see
+    /// [`locate_at_load`]), by the bundle's location.
+    spots: HashMap<Location, Vec<(Box<str>, Location)>>,
+}
+
+/// The values of a bundle whose place in its source is wanted: handed to the
+/// function given, one at a time.
+pub(crate) type Wanted = fn(&Bundle, &mut dyn FnMut(&str));
+
+static WANTED: OnceLock<Wanted> = OnceLock::new();
+
+/// From now on, finds where the values `wanted` names are written while each
+/// bundle's source is at hand (see [`Catalog::spot`]), so that findings about
+/// them are located without reading every file again.
+pub(crate) fn locate_at_load(wanted: Wanted) {
+    let _ = WANTED.set(wanted);
+}
+
+/// Where `value` is first written as a whole (`a/op:v1` is not found inside
+/// `a/op:v10`) at or after `from` in `text`, where a blob starts at `blob`.
+pub(crate) fn locate(text: &[u8], from: usize, blob: &Location, value: &str) -> Option<Location> {
+    let part_of_name = |byte: Option<&u8>| {
+        byte.is_some_and(|byte| byte.is_ascii_alphanumeric() || b"-._:/@".contains(byte))
+    };
+    let found = memchr::memmem::find_iter(&text[from..], value.as_bytes()).find(|&at| {
+        let at = from + at;
+        !part_of_name(at.checked_sub(1).and_then(|before| text.get(before)))
+            && !part_of_name(text.get(at + value.len()))
+    })?;
+    let before = &text[from..from + found];
+    let (line, column) = (blob.line as usize, blob.column as usize);
+    Some(match memchr::memrchr(b'\n', before) {
+        None => Location::new(&blob.file, line, column + chars(before)),
+        Some(last) => Location::new(
+            &blob.file,
+            line + memchr::memchr_iter(b'\n', before).count(),
+            1 + chars(&before[last + 1..]),
+        ),
+    })
+}
+
+/// The characters in `bytes`.
+fn chars(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|byte| (**byte & 0xC0) != 0x80).count()
 }
 
 impl Catalog {
@@ -165,8 +210,19 @@ impl Catalog {
         self.implicit.shrink_to_fit();
     }
 
+    /// Where `value` was found in the source of the bundle at `blob` as it was
+    /// loaded (see [`locate_at_load`]).
+    pub(crate) fn spot(&self, blob: &Location, value: &str) -> Option<&Location> {
+        let spots = self.spots.get(blob)?;
+        spots
+            .iter()
+            .find(|(found, _)| **found == *value)
+            .map(|(_, at)| at)
+    }
+
     /// Appends another catalog's blobs after this one's, kind by kind.
     pub(crate) fn extend(&mut self, other: Catalog) {
+        self.spots.extend(other.spots);
         append(&mut self.packages, other.packages);
         append(&mut self.channels, other.channels);
         append(&mut self.bundles, other.bundles);
@@ -382,7 +438,8 @@ pub(crate) fn decode_bytes_reusing(
                 location,
             });
         }
-        let (line, column) = cursor.advance(&text, content_start(&text, document.start));
+        let content = content_start(&text, document.start);
+        let (line, column) = cursor.advance(&text, content);
         if let Some(error) = document.json_error
             && meta::decoder_rejects(document.value.as_ref())
         {
@@ -395,6 +452,18 @@ pub(crate) fn decode_bytes_reusing(
         };
         match blob {
             Ok(blob) => {
+                if let (Some(wanted), Blob::Bundle(bundle)) = (WANTED.get(), &blob) {
+                    let blob = Location::new(&file, line, column);
+                    let mut spots = Vec::new();
+                    wanted(bundle, &mut |value| {
+                        if let Some(at) = locate(text.as_bytes(), content, &blob, value) {
+                            spots.push((Box::from(value), at));
+                        }
+                    });
+                    if !spots.is_empty() {
+                        catalog.spots.insert(blob, spots);
+                    }
+                }
                 if let (Some((memo, text)), Some(implicit)) = (recording, kept) {
                     memo.remember(
                         text,

@@ -83,6 +83,7 @@ impl Checked {
 
 pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
     crate::model::property::check_schemas_at_load(crate::validate::schemas::matches);
+    crate::catalog::locate_at_load(crate::validate::unpinned_images);
     let settings = Settings {
         strict: args.strict,
         allowed: args

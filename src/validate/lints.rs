@@ -10,6 +10,7 @@ use crate::catalog::{Catalog, Location, SharedPath};
 use crate::files::limits;
 use crate::go::fmt::quote;
 use crate::go::semver::range::Range;
+use crate::model::Bundle;
 use crate::model::property::BUNDLE_OBJECT;
 
 use super::chain;
@@ -56,6 +57,10 @@ pub(crate) fn check_bundles(catalog: &Catalog, bundles: &[u32], collector: &mut 
     // its old and its new buffer while it moves (room never written costs no memory).
     collector.reserve(bundles.len());
     let mut sources = Sources::default();
+    let mut find = |blob: &Location, value: &str| match catalog.spot(blob, value) {
+        Some(spot) => spot.clone(),
+        None => sources.find(blob, value),
+    };
     for bundle in bundles
         .iter()
         .map(|index| &catalog.bundles[*index as usize])
@@ -72,7 +77,7 @@ pub(crate) fn check_bundles(catalog: &Catalog, bundles: &[u32], collector: &mut 
                 "bundle image {} is not pinned by digest",
                 quote(&item.image)
             );
-            let location = sources.find(&bundle.location, &item.image);
+            let location = find(&bundle.location, &item.image);
             collector.push(finding(Rule::ImageNotPinned, message, &location).help(PIN_HELP));
         }
         for related in &item.related_images {
@@ -82,7 +87,7 @@ pub(crate) fn check_bundles(catalog: &Catalog, bundles: &[u32], collector: &mut 
                     quote(&related.name),
                     quote(&related.image)
                 );
-                let location = sources.find(&bundle.location, &related.image);
+                let location = find(&bundle.location, &related.image);
                 collector.push(finding(Rule::ImageNotPinned, message, &location).help(PIN_HELP));
             }
         }
@@ -99,8 +104,21 @@ pub(crate) fn check_bundles(catalog: &Catalog, bundles: &[u32], collector: &mut 
     }
 }
 
+/// The images of a bundle that [`check_bundles`] reports as not pinned, for the
+/// loader to locate while it has the bundle's source (`catalog::locate_at_load`).
+pub(crate) fn unpinned_images(bundle: &Bundle, want: &mut dyn FnMut(&str)) {
+    let related = bundle.related_images.iter().map(|related| &*related.image);
+    for image in std::iter::once(&*bundle.image).chain(related) {
+        if !image.is_empty() && !is_pinned(image) {
+            want(image);
+        }
+    }
+}
+
 /// Finds where a value is written in the source of a blob, so that a finding about
 /// one image points at that image's line rather than at the start of its bundle.
+/// The loader finds most of them ([`unpinned_images`]); this reads the files of
+/// the others (those of large JSON files, read a block at a time).
 /// Each file is read once while its blobs come in order (one bounded read, as
 /// `Catalog::load` did); a file that cannot be read again (a catalog read from git
 /// or from an image that is gone) leaves the blob's own location.
@@ -141,26 +159,7 @@ impl Sources {
         }
         let start = start.min(text.len());
         self.cursor = (start, line, column);
-        // The value as a whole: `a/op:v1` is not found inside `a/op:v10`.
-        let part_of_name = |byte: Option<&u8>| {
-            byte.is_some_and(|byte| byte.is_ascii_alphanumeric() || b"-._:/@".contains(byte))
-        };
-        let Some(found) = memchr::memmem::find_iter(&text[start..], value.as_bytes()).find(|&at| {
-            let at = start + at;
-            !part_of_name(at.checked_sub(1).and_then(|before| text.get(before)))
-                && !part_of_name(text.get(at + value.len()))
-        }) else {
-            return blob.clone();
-        };
-        let before = &text[start..start + found];
-        match memchr::memrchr(b'\n', before) {
-            None => Location::new(&blob.file, line, column + chars(before)),
-            Some(last) => Location::new(
-                &blob.file,
-                line + memchr::memchr_iter(b'\n', before).count(),
-                1 + chars(&before[last + 1..]),
-            ),
-        }
+        crate::catalog::locate(text, start, blob, value).unwrap_or_else(|| blob.clone())
     }
 }
 
@@ -172,11 +171,6 @@ fn utf8_width(lead: u8) -> usize {
         0xC0..=0xDF => 2,
         _ => 1,
     }
-}
-
-/// The characters in `bytes`.
-fn chars(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|byte| (**byte & 0xC0) != 0x80).count()
 }
 
 const PIN_HELP: &str = "a tag can move; reference the image as name@sha256:<digest> so that \
@@ -292,5 +286,31 @@ mod tests {
         assert!(is_pinned("quay.io/a/b:v1@sha256:abc"));
         assert!(!is_pinned("quay.io/a/b:v1"));
         assert!(!is_pinned("localhost:5000/a"));
+    }
+
+    /// The loader finds every unpinned image of the corpus's community catalog
+    /// where reading its file again finds it.
+    #[test]
+    fn images_found_at_load_are_where_the_files_have_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/corpus/catalogs/community-v4.18");
+        if !root.is_dir() {
+            assert!(std::env::var_os("CI").is_none(), "corpus not found");
+            eprintln!("SKIPPED: corpus not found at {}", root.display());
+            return;
+        }
+        crate::catalog::locate_at_load(unpinned_images);
+        let catalog = crate::catalog::load_directory(&root).expect("loads");
+        let mut sources = Sources::default();
+        let mut found = 0;
+        for bundle in &catalog.bundles {
+            unpinned_images(&bundle.item, &mut |image| {
+                let spot = catalog.spot(&bundle.location, image);
+                assert_eq!(spot, Some(&sources.find(&bundle.location, image)), "{image}");
+                assert_ne!(spot, Some(&bundle.location), "{image}");
+                found += 1;
+            });
+        }
+        assert!(found > 1000, "{found}");
     }
 }

@@ -21,6 +21,7 @@ pub(crate) mod spool;
 mod tree;
 
 pub(crate) use finding::{Finding, Rule, Severity};
+pub(crate) use lints::unpinned_images;
 use spool::TextSpool;
 
 use crate::catalog::Catalog;

@@ -85,6 +85,10 @@ fn serve(stream: TcpStream, answer: &dyn Fn(&str) -> Answer) {
                 std::thread::sleep(Duration::from_secs(3600));
                 return;
             }
+            // A HEAD answer's body would be read as the next answer on the connection.
+            Answer::Drip(content_type, body, _) if head => {
+                writer.write_all(ok(content_type, body.len()).as_bytes())
+            }
             Answer::Drip(content_type, body, interval) => {
                 let _ = writer.write_all(ok(content_type, body.len()).as_bytes());
                 for byte in body {
