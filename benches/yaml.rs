@@ -5,13 +5,15 @@
 //! - floor: finding the document boundaries (opm's `---` rule), the least any
 //!   reader does;
 //! - direct: the direct reader (`codec::yaml::block`) on every document it reads;
+//! - captured: the same, as the catalog loader reads (property values written
+//!   straight to their compact JSON text, not built as values);
 //! - saphyr: the full reader on the same documents, as every document was read
 //!   before the direct reader.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use fbc::bench::{documents, read_directly, read_fully, yaml_files};
+use fbc::bench::{documents, read_capturing, read_directly, read_fully, yaml_files};
 
 /// The binary's allocator, so that building values costs what it costs in `fbc`.
 #[cfg(not(target_env = "msvc"))]
@@ -45,6 +47,7 @@ fn main() {
             .collect();
         let direct_bytes: usize = direct.iter().map(|d| d.len()).sum();
         let direct_time = best(|| direct.iter().filter(|d| read_directly(d)).count());
+        let captured_time = best(|| direct.iter().filter(|d| read_capturing(d)).count());
         let saphyr_time = best(|| direct.iter().filter(|d| read_fully(d)).count());
         println!(
             "{catalog}: {:.1} MB, {} documents, {} read directly ({:.1} MB)",
@@ -56,6 +59,7 @@ fn main() {
         for (step, time, size) in [
             ("floor (split)", floor, bytes),
             ("direct reader", direct_time, direct_bytes),
+            ("captured", captured_time, direct_bytes),
             ("saphyr reader", saphyr_time, direct_bytes),
         ] {
             println!(

@@ -17,6 +17,13 @@ pub fn read_directly(document: &str) -> bool {
     crate::codec::yaml::read_directly(document)
 }
 
+/// [`read_directly`] as the catalog loader reads: property values written straight
+/// to their compact text.
+#[must_use]
+pub fn read_capturing(document: &str) -> bool {
+    crate::codec::yaml::read_capturing(document)
+}
+
 /// Whether saphyr's reader (the one the direct reader falls back to) reads it.
 #[must_use]
 pub fn read_fully(document: &str) -> bool {

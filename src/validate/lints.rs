@@ -306,7 +306,11 @@ mod tests {
         for bundle in &catalog.bundles {
             unpinned_images(&bundle.item, &mut |image| {
                 let spot = catalog.spot(&bundle.location, image);
-                assert_eq!(spot, Some(&sources.find(&bundle.location, image)), "{image}");
+                assert_eq!(
+                    spot,
+                    Some(&sources.find(&bundle.location, image)),
+                    "{image}"
+                );
                 assert_ne!(spot, Some(&bundle.location), "{image}");
                 found += 1;
             });

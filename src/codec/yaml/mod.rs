@@ -141,6 +141,12 @@ pub(crate) fn read_directly(text: &str) -> bool {
     block::read(text, false, false).is_some()
 }
 
+/// Whether the direct reader reads a document, capturing property values (for the
+/// benchmark).
+pub(crate) fn read_capturing(text: &str) -> bool {
+    block::read(text, false, true).is_some()
+}
+
 /// Whether saphyr reads a document (for the benchmark).
 pub(crate) fn read_with_saphyr(text: &str) -> bool {
     read_fully(text, false).is_ok()
