@@ -68,11 +68,7 @@ pub(crate) fn decode_file<'a>(
     text: &'a str,
     receive: &mut Receiver<'_, 'a>,
 ) -> Option<DecodeError> {
-    if reads_as_json(text) {
-        decode_json(text, receive)
-    } else {
-        decode_yaml(text, 0, receive, None, None, false)
-    }
+    decode_file_knowing(text, None, false, receive)
 }
 
 /// [`decode_file`] for the catalog loader: with `capture`, YAML documents' property

@@ -156,3 +156,33 @@ fn documents_the_memo_holds_are_not_read_again() {
         "a changed document is read"
     );
 }
+
+/// Blobs whose YAML property values were captured as text load as the same blobs
+/// read from the same values written as JSON (never captured): bundles keep the
+/// text, other schemas decode it again.
+#[test]
+fn captured_property_values_load_as_values_read() {
+    let yaml = "schema: olm.package\nname: a\nproperties:\n- type: t\n  value:\n    b: 1\n    a: [x, 1e3]\n---\nschema: olm.channel\npackage: a\nname: s\nentries: []\nproperties:\n- type: t\n  value: yes\n---\nschema: olm.bundle\npackage: a\nname: a.v1\nimage: q.io/a:1\nproperties:\n- type: olm.gvk\n  value:\n    version: v1\n    kind: K\n    group: g\n- type: olm.bundle.object\n  value:\n    data: eyJraW5kIjogIkEifQ==\n---\nschema: my.own\nname: o\nproperties:\n- value:\n    z: ~\n    y: 'q'\n";
+    let json: String = split_documents(yaml)
+        .iter()
+        .map(|document| {
+            let (value, _) = crate::codec::yaml::catalog_document(document).expect("valid");
+            value.expect("a value").to_string()
+        })
+        .collect();
+    // No unit test installs validate's check, which turns capturing off.
+    assert!(crate::model::property::Property::takes_text());
+    let captured = decode_text("catalog.yaml", yaml, Reuse::Nothing);
+    let read = decode_text("catalog.json", &json, Reuse::Nothing);
+    let items = |catalog: &Catalog| {
+        format!(
+            "{:?} {:?} {:?} {:?}",
+            catalog.packages.iter().map(|p| &p.item).collect::<Vec<_>>(),
+            catalog.channels.iter().map(|c| &c.item).collect::<Vec<_>>(),
+            catalog.bundles.iter().map(|b| &b.item).collect::<Vec<_>>(),
+            catalog.others.iter().map(|o| &o.item).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(items(&captured), items(&read));
+    assert!(items(&captured).contains(r#"{\"a\":[\"x\",1000],\"b\":1}"#));
+}
