@@ -14,7 +14,7 @@ pub(crate) mod missing;
 mod stream;
 mod walk;
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -47,7 +47,7 @@ pub(crate) fn shared_path(path: &Path) -> SharedPath {
 }
 
 /// Where a blob starts: the file and the 1-based line and column.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Location {
     pub(crate) file: SharedPath,
     pub(crate) line: u32,
@@ -98,7 +98,7 @@ pub(crate) struct Catalog {
     pub(crate) implicit: Vec<Located<Implicit>>,
     /// Where values of bundles were found in their source as it was loaded (see
     /// [`locate_at_load`]), by the bundle's location.
-    spots: HashMap<Location, Vec<(Box<str>, Location)>>,
+    spots: BTreeMap<Location, Vec<(Box<str>, Location)>>,
 }
 
 /// The values of a bundle whose place in its source is wanted: handed to the
