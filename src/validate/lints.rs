@@ -117,11 +117,12 @@ pub(crate) fn unpinned_images(bundle: &Bundle, want: &mut dyn FnMut(&str)) {
 
 /// Finds where a value is written in the source of a blob, so that a finding about
 /// one image points at that image's line rather than at the start of its bundle.
-/// The loader finds most of them ([`unpinned_images`]); this reads the files of
-/// the others (those of large JSON files, read a block at a time).
-/// Each file is read once while its blobs come in order (one bounded read, as
-/// `Catalog::load` did); a file that cannot be read again (a catalog read from git
-/// or from an image that is gone) leaves the blob's own location.
+/// The loader finds most of them while it has each file's text
+/// ([`unpinned_images`]); this reads again the files of the others (large JSON
+/// files, which are read a block at a time). Each file is read once while its
+/// blobs come in order (one bounded read, as `Catalog::load` did); a file that
+/// cannot be read again (a large JSON file read from git or from an image that is
+/// gone) leaves the blob's own location.
 #[derive(Default)]
 struct Sources {
     file: Option<SharedPath>,
