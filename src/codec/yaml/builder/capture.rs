@@ -16,7 +16,8 @@ use crate::codec::yaml::resolve::Scalar;
 use crate::go::number;
 
 /// What cannot be written as it comes: the full builder must decide (a key that is
-/// not a string or a number, a NaN or infinite number).
+/// not a string or a number, a NaN or infinite number, a value whose text cannot
+/// get its memory).
 #[derive(Debug)]
 pub(super) struct Uncapturable;
 
@@ -159,6 +160,10 @@ impl<'a> Capture<'a> {
     #[allow(clippy::cast_precision_loss)] // Go's float64(int) rounds too
     pub(super) fn scalar(&mut self, scalar: &Scalar<'_>) -> Result<(), Uncapturable> {
         self.item();
+        self.room(match scalar {
+            Scalar::Str(text) => text.len() + 3,
+            _ => 32,
+        })?;
         match *scalar {
             Scalar::Null => self.out.extend_from_slice(b"null"),
             Scalar::Bool(true) => self.out.extend_from_slice(b"true"),
@@ -169,6 +174,17 @@ impl<'a> Capture<'a> {
             Scalar::Float(value) => self.number(value)?,
         }
         self.ended();
+        Ok(())
+    }
+
+    /// Room for `more` bytes, grown as a `Vec` grows. `Err` when the memory cannot
+    /// be had: the builder then reads the value, and says so where it runs out.
+    fn room(&mut self, more: usize) -> Result<(), Uncapturable> {
+        if self.out.capacity() - self.out.len() < more {
+            self.out
+                .try_reserve(more.max(self.out.len()))
+                .map_err(|_| Uncapturable)?;
+        }
         Ok(())
     }
 
