@@ -31,21 +31,30 @@ impl Sink for Vec<u8> {
 /// doubling, then shrunk into place. `write` must write UTF-8, and must not call
 /// `exact_text` itself.
 pub(crate) fn exact_text(write: impl FnOnce(&mut Vec<u8>)) -> Box<str> {
-    /// A buffer that grew past this becomes the text itself, and is not kept.
-    const KEEP: usize = 64 << 10;
     thread_local! {
         static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     }
     BUFFER.with_borrow_mut(|buffer| {
         buffer.clear();
         write(buffer);
-        if buffer.capacity() > KEEP {
-            // A large text is not copied: the buffer itself is kept, shrunk in place.
-            let text = String::from_utf8(std::mem::take(buffer)).expect("the writers write UTF-8");
-            return text.into_boxed_str();
-        }
-        Box::from(std::str::from_utf8(buffer).expect("the writers write UTF-8"))
+        take_exact(buffer)
     })
+}
+
+/// A buffer that grew past this becomes the text itself, and is not kept.
+pub(crate) const KEEP: usize = 64 << 10;
+
+/// The UTF-8 text a kept buffer holds, at its exact size: copied out, the buffer
+/// left empty for the next text; or, once the buffer grew past [`KEEP`], the buffer
+/// itself, shrunk in place (a large text is not copied).
+pub(crate) fn take_exact(buffer: &mut Vec<u8>) -> Box<str> {
+    if buffer.capacity() > KEEP {
+        let text = String::from_utf8(std::mem::take(buffer)).expect("the writers write UTF-8");
+        return text.into_boxed_str();
+    }
+    let text = Box::from(std::str::from_utf8(buffer).expect("the writers write UTF-8"));
+    buffer.clear();
+    text
 }
 
 /// A buffer that stops keeping bytes once it holds more than `cap`: the caller

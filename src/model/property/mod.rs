@@ -56,6 +56,18 @@ pub(crate) enum Inspected<'v> {
     Text(&'v str),
 }
 
+impl Stored {
+    /// A loaded value's compact text: in the spill file when it is large and
+    /// spilling is on, else kept, marked when it `matched` its schema.
+    fn loaded(kind: &str, text: String, matched: bool) -> Stored {
+        match spill::keep(kind, text) {
+            Ok(spilled) => Stored::Spilled(spilled),
+            Err(text) if matched => Stored::Matched(text.into()),
+            Err(text) => Stored::Loaded(text.into()),
+        }
+    }
+}
+
 /// Whether a loaded value of the property type named first matches that type's
 /// JSON Schema: validation's check, handed over by the caller.
 pub(crate) type SchemaCheck = fn(&str, &Value) -> bool;
@@ -78,11 +90,7 @@ impl Property {
             stored: value.map_or(Stored::Missing, |value| {
                 let text = String::from(exact_text(|out| write_compact_value(value, out)));
                 let matched = SCHEMA_CHECK.get().is_some_and(|check| check(&kind, value));
-                match spill::keep(&kind, text) {
-                    Ok(spilled) => Stored::Spilled(spilled),
-                    Err(text) if matched => Stored::Matched(text.into()),
-                    Err(text) => Stored::Loaded(text.into()),
-                }
+                Stored::loaded(&kind, text, matched)
             }),
             kind,
         }
@@ -140,11 +148,10 @@ impl Property {
     /// A property whose value came as the compact text [`Property::new`] would
     /// keep ([`Property::takes_text`]).
     fn captured(kind: Text, text: String) -> Property {
-        let stored = match spill::keep(&kind, text) {
-            Ok(spilled) => Stored::Spilled(spilled),
-            Err(text) => Stored::Loaded(text.into()),
-        };
-        Property { kind, stored }
+        Property {
+            stored: Stored::loaded(&kind, text, false),
+            kind,
+        }
     }
 
     /// Decodes one element of a `properties` list (a `property.Property`), whose

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use crate::codec::json_write::write_string;
+use crate::codec::sink::{KEEP, take_exact};
 use crate::codec::yaml::keys::{self, Key};
 use crate::codec::yaml::resolve::Scalar;
 use crate::go::number;
@@ -49,9 +50,6 @@ struct Entry<'a> {
     start: usize,
     end: usize,
 }
-
-/// A buffer that grew past this is not kept for the next document.
-const KEEP: usize = 64 << 10;
 
 thread_local! {
     /// The last document's buffer, kept for the next one.
@@ -107,21 +105,9 @@ impl<'a> Capture<'a> {
     }
 
     /// The compact text, once [`Capture::done`], at its exact size; then the
-    /// capture is ready for the next value. A buffer that grew past [`KEEP`]
-    /// becomes the text itself, shrunk in place rather than copied (as
-    /// `exact_text` does).
+    /// capture is ready for the next value (see `sink::take_exact`).
     pub(super) fn finish(&mut self) -> String {
-        if self.out.capacity() > KEEP {
-            let out = std::mem::take(&mut self.out);
-            let mut text = String::from_utf8(out).expect("scalars and keys are UTF-8");
-            text.shrink_to_fit();
-            return text;
-        }
-        let text = std::str::from_utf8(&self.out)
-            .expect("scalars and keys are UTF-8")
-            .to_owned();
-        self.out.clear();
-        text
+        String::from(take_exact(&mut self.out))
     }
 
     pub(super) fn key(&mut self, scalar: Scalar<'a>) -> Result<(), Uncapturable> {
