@@ -37,6 +37,14 @@ pub(crate) fn opm_message(catalog: &Catalog) -> Option<String> {
     }
 }
 
+/// Whether a property value of the type `kind` is sound, the check the loader
+/// makes while the value's tree is at hand (`model::property::check_at_load`):
+/// it matches its type's JSON Schema and decodes into its Go type. A value that
+/// fails is decoded again later, and each check reports it as before.
+pub(crate) fn sound_at_load(kind: &str, value: &serde_json::Value) -> bool {
+    schemas::matches(kind, value) && properties::fits_value(kind, value)
+}
+
 /// The outcome of validating one catalog.
 #[cfg(test)]
 #[derive(Debug)]

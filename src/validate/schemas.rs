@@ -71,7 +71,7 @@ fn validator(kind: &str) -> Option<&'static Schema> {
 }
 
 /// Whether a value of the property type `kind` matches its schema (`true` for
-/// types without one): the check `model::property` makes at load.
+/// types without one).
 pub(crate) fn matches(kind: &str, value: &Value) -> bool {
     validator(kind).is_none_or(|validator| validator.errors(value).is_empty())
 }
@@ -103,7 +103,7 @@ fn bundle_findings(bundle: &Located<Bundle>) -> Vec<Finding> {
         let Some(validator) = validator(&property.kind) else {
             continue;
         };
-        if property.matched_its_schema() {
+        if property.passed_load_check() {
             continue;
         }
         let Some(value) = property.value() else {

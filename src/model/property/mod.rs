@@ -43,9 +43,9 @@ enum Stored {
     Ordered(Box<Node<'static>>),
     /// A large loaded value in the spill file (`fbc serve`); it equals only itself.
     Spilled(spill::Spilled),
-    /// A loaded value that matched its type's JSON Schema as it was loaded (see
-    /// [`check_schemas_at_load`]). Only commands that install the check before
-    /// loading anything make these, so a `Loaded` value never meets its equal here.
+    /// A loaded value that passed the caller's check as it was loaded (see
+    /// [`check_at_load`]). Only commands that install the check before loading
+    /// anything make these, so a `Loaded` value never meets its equal here.
     Matched(Text),
 }
 
@@ -68,18 +68,19 @@ impl Stored {
     }
 }
 
-/// Whether a loaded value of the property type named first matches that type's
-/// JSON Schema: validation's check, handed over by the caller.
-pub(crate) type SchemaCheck = fn(&str, &Value) -> bool;
+/// Whether a loaded value of the property type named first is sound: validation's
+/// check (the type's JSON Schema and Go type), handed over by the caller.
+pub(crate) type LoadCheck = fn(&str, &Value) -> bool;
 
-static SCHEMA_CHECK: OnceLock<SchemaCheck> = OnceLock::new();
+static LOAD_CHECK: OnceLock<LoadCheck> = OnceLock::new();
 
-/// Checks every property value loaded from now on against its schema while its
-/// decoded tree is at hand, so that `fbc validate` never decodes a value's text
-/// again only to find it matches (which was a seventh of its time on a community
-/// catalog); a value that does not match is decoded again and reported as before.
-pub(crate) fn check_schemas_at_load(check: SchemaCheck) {
-    let _ = SCHEMA_CHECK.set(check);
+/// Checks every property value loaded from now on while its decoded tree is at
+/// hand, so that `fbc validate` never decodes a value's text again only to find it
+/// sound (which was a seventh of its time on a community catalog, and reading
+/// the text again for its Go type another twelfth); a value that fails is decoded
+/// again and reported as before.
+pub(crate) fn check_at_load(check: LoadCheck) {
+    let _ = LOAD_CHECK.set(check);
 }
 
 impl Property {
@@ -89,7 +90,7 @@ impl Property {
         Property {
             stored: value.map_or(Stored::Missing, |value| {
                 let text = String::from(exact_text(|out| write_compact_value(value, out)));
-                let matched = SCHEMA_CHECK.get().is_some_and(|check| check(&kind, value));
+                let matched = LOAD_CHECK.get().is_some_and(|check| check(&kind, value));
                 Stored::loaded(&kind, text, matched)
             }),
             kind,
@@ -113,9 +114,9 @@ impl Property {
         }
     }
 
-    /// Whether the value matched its type's JSON Schema as it was loaded (`false`
-    /// when it was not checked then).
-    pub(crate) fn matched_its_schema(&self) -> bool {
+    /// Whether the value passed the check made at load ([`check_at_load`];
+    /// `false` when it was not checked then).
+    pub(crate) fn passed_load_check(&self) -> bool {
         matches!(self.stored, Stored::Matched(_))
     }
 
@@ -139,10 +140,10 @@ impl Property {
     }
 
     /// Whether loaded values may come as their compact text, read straight from
-    /// YAML (see `Document::captured`): not while schemas are checked at load,
+    /// YAML (see `Document::captured`): not while values are checked at load,
     /// which needs the decoded value.
     pub(crate) fn takes_text() -> bool {
-        SCHEMA_CHECK.get().is_none()
+        LOAD_CHECK.get().is_none()
     }
 
     /// A property whose value came as the compact text [`Property::new`] would

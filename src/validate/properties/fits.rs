@@ -10,6 +10,7 @@
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess};
+use serde_json::Value;
 
 use super::{GoStruct, Known};
 use crate::bundle::migrate::schema::{self, Kind};
@@ -17,12 +18,13 @@ use crate::model::go_decode::match_field;
 
 /// Whether `text` (one JSON value) decodes into `known`'s type without error.
 pub(super) fn fits(known: &Known, text: &str) -> bool {
-    let shape = match known {
-        Known::Struct(go_struct) => Shape::Small(go_struct),
-        Known::CsvMetadata => Shape::Csv(Kind::Struct(&schema::CSV_METADATA)),
-    };
     let mut reader = serde_json::Deserializer::from_str(text);
-    shape.deserialize(&mut reader).is_ok() && reader.end().is_ok()
+    Shape::of(known).deserialize(&mut reader).is_ok() && reader.end().is_ok()
+}
+
+/// [`fits`] for a value already decoded.
+pub(super) fn fits_value(known: &Known, value: &Value) -> bool {
+    Shape::of(known).deserialize(value).is_ok()
 }
 
 /// What a value must be.
@@ -60,6 +62,13 @@ impl<'de> DeserializeSeed<'de> for Shape {
 }
 
 impl Shape {
+    fn of(known: &Known) -> Shape {
+        match known {
+            Known::Struct(go_struct) => Shape::Small(go_struct),
+            Known::CsvMetadata => Shape::Csv(Kind::Struct(&schema::CSV_METADATA)),
+        }
+    }
+
     fn takes_strings(self) -> bool {
         matches!(
             self,
@@ -199,10 +208,11 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::super::{known, parse};
-    use super::fits;
+    use super::{fits, fits_value};
     use crate::model::property::Property;
 
-    /// `fits` never says yes where the exact decoder finds an error.
+    /// `fits` never says yes where the exact decoder finds an error, and says the
+    /// same of the value's text as of the value.
     fn agrees(kind: &str, value: &Value) -> bool {
         let known = known(kind).expect("a known type");
         let property = Property::new(kind, Some(value));
@@ -210,6 +220,7 @@ mod tests {
         let fits = fits(&known, &text);
         let exact = parse(std::slice::from_ref(&property)).is_ok();
         assert!(!fits || exact, "{kind} {value}: fits but fails");
+        assert_eq!(fits, fits_value(&known, value), "{kind} {value}");
         fits
     }
 
@@ -316,6 +327,8 @@ mod tests {
                     };
                     let fits = fits(&known, &text);
                     assert!(!fits || parse(std::slice::from_ref(property)).is_ok());
+                    let value = property.value().expect("a value");
+                    assert_eq!(fits, fits_value(&known, &value), "{}", property.kind);
                     checked += 1;
                     fitted += usize::from(fits);
                 }

@@ -115,6 +115,12 @@ pub(crate) fn fits_known(kind: &str, text: &str) -> bool {
     known(kind).is_some_and(|known| fits::fits(&known, text))
 }
 
+/// Whether the decoded `value` of a property of the type `kind` certainly decodes
+/// into its Go type (`true` for "other" types, which have none).
+pub(crate) fn fits_value(kind: &str, value: &Value) -> bool {
+    known(kind).is_none_or(|known| fits::fits_value(&known, value))
+}
+
 /// `property.Parse`: every property in order, stopping at the first failure.
 pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
     let mut packages = Vec::new();
@@ -132,8 +138,11 @@ pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
         let Some(known) = known(&property.kind) else {
             continue;
         };
-        // `olm.package` values are kept, and small; the others are only checked.
-        if property.kind != "olm.package" && property.fits(|text| fits::fits(&known, text)) {
+        // `olm.package` values are kept, and small; the others are only checked
+        // (perhaps at load already).
+        if property.kind != "olm.package"
+            && (property.passed_load_check() || property.fits(|text| fits::fits(&known, text)))
+        {
             continue;
         }
         let Some(value) = &property.value() else {
