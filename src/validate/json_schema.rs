@@ -4,6 +4,7 @@
 //! `validate` run; these schemas need a dozen keywords. A schema using a keyword not
 //! listed here does not compile, so a new schema cannot be half checked.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -308,9 +309,13 @@ impl Schema {
     }
 }
 
-/// A key as a JSON pointer step.
-fn pointer(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+/// A key as a JSON pointer step (mostly the key itself).
+fn pointer(key: &str) -> Cow<'_, str> {
+    if key.contains(['~', '/']) {
+        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(key)
+    }
 }
 
 fn plural(count: u64) -> &'static str {
@@ -422,7 +427,7 @@ mod tests {
         let (last, parents) = path.split_last().expect("a non-empty path");
         let parent_pointer: String = parents
             .iter()
-            .flat_map(|step| ["/".to_owned(), pointer(step)])
+            .flat_map(|step| ["/".to_owned(), pointer(step).into_owned()])
             .collect();
         let parent = copy.pointer_mut(&parent_pointer).expect("the path exists");
         match (parent, with) {
