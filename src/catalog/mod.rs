@@ -417,8 +417,8 @@ pub(crate) fn decode_bytes_reusing(
     let recalling = reuse.recalling();
     let holds = |text: &str| recalling.is_some_and(|memo| memo.holds(text));
     let known: Option<&dyn Fn(&str) -> bool> = recalling.map(|_| &holds as &dyn Fn(&str) -> bool);
-    let capture = crate::model::property::Property::takes_text();
-    let error = decode::decode_file_knowing(&text, known, capture, &mut |document| {
+    // Property values are read straight to their compact text.
+    let error = decode::decode_file_knowing(&text, known, true, &mut |document| {
         let origin = document.raw_json.map_or(Origin::Yaml, Origin::Json);
         let (first_line, _) = cursor.advance(&text, document.start);
         let recalled = match (recalling, document.text) {

@@ -6,8 +6,10 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
+use serde::Deserialize as _;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// Values nested deeper than this are not checked further (one finding says so); the
@@ -53,6 +55,54 @@ struct Node {
     items: Option<Box<Node>>,
     one_of: Vec<Node>,
     reference: Option<Reference>,
+}
+
+impl Node {
+    /// The reference of a node that has no other keyword.
+    fn only_reference(&self) -> Option<&Reference> {
+        let Node {
+            kind: None,
+            options: None,
+            min_length: None,
+            max_length: None,
+            min_items: None,
+            required,
+            properties,
+            additional: Additional::Allowed,
+            items: None,
+            one_of,
+            reference,
+        } = self
+        else {
+            return None;
+        };
+        if required.is_empty() && properties.is_empty() && one_of.is_empty() {
+            reference.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// Whether a value must be seen whole to be checked against this node.
+    fn needs_whole_value(&self) -> bool {
+        !self.one_of.is_empty() || self.reference.is_some() || self.required.len() > 64
+    }
+
+    /// Whether a value of the JSON type `kind` (`None`: a number or null) may
+    /// stand here, `option` telling whether the value equals an option of an
+    /// `enum`.
+    fn takes(&self, kind: Option<Kind>, option: impl Fn(&Value) -> bool) -> bool {
+        let kind_fits = match (self.kind, kind) {
+            (None, _) => true,
+            (Some(wanted), Some(found)) => wanted.name() == found.name(),
+            (Some(_), None) => false,
+        };
+        kind_fits
+            && self
+                .options
+                .as_ref()
+                .is_none_or(|options| options.iter().any(option))
+    }
 }
 
 #[derive(Debug, Default)]
@@ -160,6 +210,31 @@ impl Schema {
         let mut errors = Vec::new();
         self.check(&self.root, value, &mut String::new(), 0, &mut errors);
         errors
+    }
+
+    /// Whether the JSON `text` certainly matches (the errors of its value would be
+    /// none), read straight from the text: nothing is built, but for the few nodes
+    /// whose value must be seen whole (`oneOf`, a `$ref` beside other keywords).
+    /// `false` too where unsure, such as text nested deeper than the reader goes.
+    pub(crate) fn matches_text(&self, text: &str) -> bool {
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let seed = Seed {
+            schema: self,
+            node: &self.root,
+            depth: 0,
+        };
+        seed.deserialize(&mut reader).is_ok() && reader.end().is_ok()
+    }
+
+    /// The node itself, or where a node that holds nothing but a `$ref` leads.
+    fn resolve<'s>(&'s self, mut node: &'s Node) -> &'s Node {
+        while let Some(reference) = node.only_reference() {
+            node = match reference {
+                Reference::Root => &self.root,
+                Reference::Def(name) => &self.defs[name],
+            };
+        }
+        node
     }
 
     fn is_valid(&self, node: &Node, value: &Value, depth: usize) -> bool {
@@ -403,6 +478,215 @@ fn compile_node(schema: &Value) -> Result<Node, String> {
     Ok(node)
 }
 
+/// A value read from text against one node (see [`Schema::matches_text`]); any
+/// error means "not certainly matching".
+#[derive(Clone, Copy)]
+struct Seed<'s> {
+    schema: &'s Schema,
+    node: &'s Node,
+    depth: usize,
+}
+
+impl Seed<'_> {
+    fn fail<E: serde::de::Error>() -> E {
+        E::custom("does not certainly match")
+    }
+
+    /// Checks the length of a string against the node.
+    fn string<E: serde::de::Error>(self, text: &str) -> Result<(), E> {
+        let node = self.node;
+        if !node.takes(Some(Kind::String), |option| option.as_str() == Some(text)) {
+            return Err(Self::fail());
+        }
+        if node.min_length.is_some() || node.max_length.is_some() {
+            let length = text.chars().count() as u64;
+            if node.min_length.is_some_and(|limit| length < limit)
+                || node.max_length.is_some_and(|limit| length > limit)
+            {
+                return Err(Self::fail());
+            }
+        }
+        Ok(())
+    }
+
+    fn child<'s>(self, node: &'s Node) -> Seed<'s>
+    where
+        Self: 's,
+    {
+        Seed {
+            schema: self.schema,
+            node,
+            depth: self.depth + 1,
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Seed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        let node = self.schema.resolve(self.node);
+        let seed = Seed { node, ..self };
+        if seed.depth > MAX_DEPTH {
+            return Err(Self::fail());
+        }
+        if node.needs_whole_value() {
+            let value = Value::deserialize(deserializer)?;
+            return if self.schema.is_valid(node, &value, seed.depth) {
+                Ok(())
+            } else {
+                Err(Self::fail())
+            };
+        }
+        deserializer.deserialize_any(seed)
+    }
+}
+
+impl<'de> Visitor<'de> for Seed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        if self.node.takes(None, Value::is_null) {
+            Ok(())
+        } else {
+            Err(Self::fail())
+        }
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<(), E> {
+        if self.node.takes(Some(Kind::Boolean), |option| {
+            option.as_bool() == Some(value)
+        }) {
+            Ok(())
+        } else {
+            Err(Self::fail())
+        }
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.number()
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.number()
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.number()
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<(), E> {
+        self.string(text)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<(), A::Error> {
+        if !self.node.takes(Some(Kind::Array), |_| false) {
+            return Err(Self::fail());
+        }
+        let mut count: u64 = 0;
+        loop {
+            let next = match &self.node.items {
+                Some(child) => items.next_element_seed(self.child(child))?,
+                None => items.next_element::<IgnoredAny>()?.map(|_| ()),
+            };
+            if next.is_none() {
+                break;
+            }
+            count += 1;
+        }
+        if self.node.min_items.is_some_and(|limit| count < limit) {
+            return Err(Self::fail());
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let node = self.node;
+        if !node.takes(Some(Kind::Object), |_| false) {
+            return Err(Self::fail());
+        }
+        // One bit for each required name seen (`needs_whole_value` keeps lists of
+        // more than 64 names out).
+        let mut seen: u64 = 0;
+        while let Some(member) = map.next_key_seed(Member(node))? {
+            seen |= member.required;
+            match member.child {
+                Some(child) => map.next_value_seed(self.child(child))?,
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let all = u64::MAX
+            .checked_shr(64 - node.required.len() as u32)
+            .unwrap_or(0);
+        if seen == all {
+            Ok(())
+        } else {
+            Err(Self::fail())
+        }
+    }
+}
+
+impl Seed<'_> {
+    /// A number: no node kind fits one, nor (as far as this check knows) an
+    /// option.
+    fn number<E: serde::de::Error>(self) -> Result<(), E> {
+        if self.node.takes(None, |_| false) {
+            Ok(())
+        } else {
+            Err(Self::fail())
+        }
+    }
+}
+
+/// A member's key, looked up in an object node.
+struct Member<'s>(&'s Node);
+
+/// What a member's key found.
+struct Found<'s> {
+    /// The node its value is checked against (`None`: any value).
+    child: Option<&'s Node>,
+    /// Its bit among the node's required names.
+    required: u64,
+}
+
+impl<'de, 's> DeserializeSeed<'de> for Member<'s> {
+    type Value = Found<'s>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Found<'s>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'s> Visitor<'_> for Member<'s> {
+    type Value = Found<'s>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Found<'s>, E> {
+        let node = self.0;
+        let required = node
+            .required
+            .iter()
+            .position(|name| name == key)
+            .map_or(0, |index| 1 << index);
+        let child = match (node.properties.get(key), &node.additional) {
+            (Some(child), _) => Some(child),
+            (None, Additional::Checked(child)) => Some(child.as_ref()),
+            (None, Additional::Allowed) => None,
+            (None, Additional::Forbidden) => return Err(Seed::fail()),
+        };
+        Ok(Found { child, required })
+    }
+}
+
 fn array<'v>(keyword: &str, value: &'v Value) -> Result<&'v Vec<Value>, String> {
     value
         .as_array()
@@ -522,7 +806,8 @@ mod tests {
     }
 
     /// Every seed, with each of its members deleted or replaced by each of a set of
-    /// values, gives the same errors (paths and texts) as the `jsonschema` crate.
+    /// values, gives the same errors (paths and texts) as the `jsonschema` crate,
+    /// and the check of its text the same verdict.
     #[test]
     fn errors_equal_a_general_validators() {
         let replacements = [
@@ -574,6 +859,11 @@ mod tests {
                         message: error.to_string(),
                     })
                     .collect();
+                assert_eq!(
+                    ours.matches_text(&value.to_string()),
+                    expected.is_empty(),
+                    "{kind}, read from text: {value}"
+                );
                 assert_eq!(
                     sorted(ours.errors(&value)),
                     sorted(expected),
@@ -628,5 +918,22 @@ mod tests {
                 .starts_with("nested deeper than 256 levels")
         );
         assert!(errors[0].path.starts_with("/n/n/"));
+        assert!(!schema.matches_text(&value.to_string()));
+    }
+
+    /// Where the text check is unsure it says no, and the value is checked whole
+    /// later: a number where an `enum` is. A value it cannot read whole is no
+    /// match either.
+    #[test]
+    fn the_text_check_says_no_where_unsure() {
+        let schema = Schema::compile(&json!({"enum": [1, "a"]})).unwrap();
+        assert!(schema.errors(&json!(1)).is_empty());
+        assert!(!schema.matches_text("1"));
+        assert!(schema.matches_text(r#""a""#));
+        assert!(!schema.matches_text(r#""b""#));
+        let any = Schema::compile(&json!({})).unwrap();
+        assert!(any.matches_text("[[{}]]"));
+        assert!(!any.matches_text("{} {}"));
+        assert!(!any.matches_text("[[{}]"));
     }
 }

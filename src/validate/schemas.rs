@@ -76,6 +76,12 @@ pub(crate) fn matches(kind: &str, value: &Value) -> bool {
     validator(kind).is_none_or(|validator| validator.errors(value).is_empty())
 }
 
+/// [`matches`] for a value's compact JSON text, one-sided: `false` also where
+/// unsure.
+pub(crate) fn matches_text(kind: &str, text: &str) -> bool {
+    validator(kind).is_none_or(|validator| validator.matches_text(text))
+}
+
 /// Checks the property values of the bundles at `bundles` (indices into the
 /// catalog's list), skipping those the collector already has an error for.
 pub(crate) fn check(catalog: &Catalog, bundles: &[u32], collector: &mut Collector) {
@@ -145,6 +151,43 @@ mod tests {
             .collect();
         errors.sort();
         errors
+    }
+
+    /// On every property of the corpus's catalogs, the check of the value's text
+    /// says what the check of its tree says.
+    #[test]
+    fn the_text_check_agrees_on_the_corpus() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/catalogs");
+        if !root.is_dir() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "corpus not found at {}",
+                root.display()
+            );
+            eprintln!("SKIPPED: corpus not found at {}", root.display());
+            return;
+        }
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&root).expect("the corpus's catalogs") {
+            let catalog = crate::catalog::load_directory(&entry.expect("an entry").path())
+                .expect("a corpus catalog loads");
+            for bundle in &catalog.bundles {
+                for property in &*bundle.item.properties {
+                    let (Some(text), Some(value)) = (property.stored_text(), property.value())
+                    else {
+                        continue;
+                    };
+                    assert_eq!(
+                        matches_text(&property.kind, &text),
+                        matches(&property.kind, &value),
+                        "{text}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} values checked");
     }
 
     #[test]

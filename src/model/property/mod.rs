@@ -69,8 +69,13 @@ impl Stored {
 }
 
 /// Whether a loaded value of the property type named first is sound: validation's
-/// check (the type's JSON Schema and Go type), handed over by the caller.
-pub(crate) type LoadCheck = fn(&str, &Value) -> bool;
+/// check (the type's JSON Schema and Go type), handed over by the caller, on a
+/// decoded value and on a value's compact text (one-sided: `false` when unsure).
+#[derive(Clone, Copy)]
+pub(crate) struct LoadCheck {
+    pub(crate) value: fn(&str, &Value) -> bool,
+    pub(crate) text: fn(&str, &str) -> bool,
+}
 
 static LOAD_CHECK: OnceLock<LoadCheck> = OnceLock::new();
 
@@ -90,7 +95,9 @@ impl Property {
         Property {
             stored: value.map_or(Stored::Missing, |value| {
                 let text = String::from(exact_text(|out| write_compact_value(value, out)));
-                let matched = LOAD_CHECK.get().is_some_and(|check| check(&kind, value));
+                let matched = LOAD_CHECK
+                    .get()
+                    .is_some_and(|check| (check.value)(&kind, value));
                 Stored::loaded(&kind, text, matched)
             }),
             kind,
@@ -139,18 +146,14 @@ impl Property {
         }
     }
 
-    /// Whether loaded values may come as their compact text, read straight from
-    /// YAML (see `Document::captured`): not while values are checked at load,
-    /// which needs the decoded value.
-    pub(crate) fn takes_text() -> bool {
-        LOAD_CHECK.get().is_none()
-    }
-
     /// A property whose value came as the compact text [`Property::new`] would
-    /// keep ([`Property::takes_text`]).
+    /// keep.
     fn captured(kind: Text, text: String) -> Property {
+        let matched = LOAD_CHECK
+            .get()
+            .is_some_and(|check| (check.text)(&kind, &text));
         Property {
-            stored: Stored::loaded(&kind, text, false),
+            stored: Stored::loaded(&kind, text, matched),
             kind,
         }
     }

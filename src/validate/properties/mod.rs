@@ -121,6 +121,12 @@ pub(crate) fn fits_value(kind: &str, value: &Value) -> bool {
     known(kind).is_none_or(|known| fits::fits_value(&known, value))
 }
 
+/// [`fits_value`] for a value's compact JSON text, one-sided: `false` also where
+/// unsure.
+pub(crate) fn fits_text(kind: &str, text: &str) -> bool {
+    known(kind).is_none_or(|known| fits::fits(&known, text))
+}
+
 /// `property.Parse`: every property in order, stopping at the first failure.
 pub(crate) fn parse(properties: &[Property]) -> Result<Parsed, String> {
     let mut packages = Vec::new();
