@@ -4,6 +4,7 @@
 //! and the byte sinks the writers fill.
 
 pub(crate) mod json_read;
+pub(crate) mod json_walk;
 pub(crate) mod json_write;
 pub(crate) mod node;
 pub(crate) mod sink;

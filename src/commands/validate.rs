@@ -82,7 +82,7 @@ impl Checked {
 }
 
 pub(crate) fn run(args: &ValidateArgs) -> miette::Result<ExitStatus> {
-    crate::model::property::check_at_load(crate::validate::LOAD_CHECK);
+    crate::model::property::check_at_load(crate::validate::sound_at_load);
     crate::catalog::locate_at_load(crate::validate::unpinned_images);
     let settings = Settings {
         strict: args.strict,

@@ -47,11 +47,19 @@ pub(crate) fn field_matches(key: &str, field: &str) -> bool {
 
 /// Finds which of `fields` a key decodes into: an exact match first, then a folded one.
 pub(crate) fn match_field(key: &str, fields: &[&'static str]) -> Option<&'static str> {
+    match_field_by(key, fields, |field| field).copied()
+}
+
+/// [`match_field`] among any fields, each named by `name`.
+pub(crate) fn match_field_by<'f, T>(
+    key: &str,
+    fields: &'f [T],
+    name: impl Fn(&T) -> &str,
+) -> Option<&'f T> {
     fields
         .iter()
-        .find(|field| **field == key)
-        .or_else(|| fields.iter().find(|field| field_matches(key, field)))
-        .copied()
+        .find(|field| name(field) == key)
+        .or_else(|| fields.iter().find(|field| field_matches(key, name(field))))
 }
 
 impl GoDecoder {

@@ -6,11 +6,11 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
-use serde::Deserialize as _;
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
+
+use crate::codec::json_walk::{Member, Token, Walk};
 
 /// Values nested deeper than this are not checked further (one finding says so); the
 /// loader accepts 10,000 levels, and each level is a frame here.
@@ -90,7 +90,8 @@ impl Node {
 
     /// Whether a value of the JSON type `kind` (`None`: a number or null) may
     /// stand here, `option` telling whether the value equals an option of an
-    /// `enum`.
+    /// `enum` (only a string, a boolean or null can, as far as the text check
+    /// knows).
     fn takes(&self, kind: Option<Kind>, option: impl Fn(&Value) -> bool) -> bool {
         let kind_fits = match (self.kind, kind) {
             (None, _) => true,
@@ -217,13 +218,82 @@ impl Schema {
     /// whose value must be seen whole (`oneOf`, a `$ref` beside other keywords).
     /// `false` too where unsure, such as text nested deeper than the reader goes.
     pub(crate) fn matches_text(&self, text: &str) -> bool {
-        let mut reader = serde_json::Deserializer::from_str(text);
-        let seed = Seed {
-            schema: self,
-            node: &self.root,
-            depth: 0,
+        let mut walk = Walk::new(text);
+        self.walk(&self.root, &mut walk, 0).is_some() && walk.end()
+    }
+
+    /// Reads the next value of `walk` against `node`; `None` when it does not
+    /// certainly match.
+    fn walk(&self, node: &Node, walk: &mut Walk<'_>, depth: usize) -> Option<()> {
+        let node = self.resolve(node);
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if node.needs_whole_value() {
+            let value: Value = serde_json::from_str(walk.take()?).ok()?;
+            return self.is_valid(node, &value, depth).then_some(());
+        }
+        let fits = match walk.value()? {
+            Token::Null => node.takes(None, Value::is_null),
+            Token::Bool(flag) => {
+                node.takes(Some(Kind::Boolean), |option| option.as_bool() == Some(flag))
+            }
+            // No node kind is a number, nor (as far as this check knows) an option.
+            Token::Number(_) => node.takes(None, |_| false),
+            Token::Str(text) => {
+                let constrained = node.options.is_some()
+                    || node.min_length.is_some()
+                    || node.max_length.is_some();
+                if constrained {
+                    let text = text.text()?;
+                    let length = text.chars().count() as u64;
+                    node.takes(Some(Kind::String), |option| option.as_str() == Some(&text))
+                        && node.min_length.is_none_or(|limit| length >= limit)
+                        && node.max_length.is_none_or(|limit| length <= limit)
+                } else {
+                    node.takes(Some(Kind::String), |_| false)
+                }
+            }
+            Token::Array => {
+                if !node.takes(Some(Kind::Array), |_| false) {
+                    return None;
+                }
+                let mut count: u64 = 0;
+                while walk.more()? {
+                    match &node.items {
+                        Some(child) => self.walk(child, walk, depth + 1)?,
+                        None => walk.skip()?,
+                    }
+                    count += 1;
+                }
+                node.min_items.is_none_or(|limit| count >= limit)
+            }
+            Token::Object => {
+                if !node.takes(Some(Kind::Object), |_| false) {
+                    return None;
+                }
+                // One bit for each required name seen (`needs_whole_value` keeps
+                // lists of more than 64 names out).
+                let mut seen: u64 = 0;
+                while let Member::Key(key) = walk.key()? {
+                    let key = key.text()?;
+                    if let Some(index) = node.required.iter().position(|name| *name == key) {
+                        seen |= 1 << index;
+                    }
+                    match (node.properties.get(&*key), &node.additional) {
+                        (Some(child), _) => self.walk(child, walk, depth + 1)?,
+                        (None, Additional::Checked(child)) => self.walk(child, walk, depth + 1)?,
+                        (None, Additional::Allowed) => walk.skip()?,
+                        (None, Additional::Forbidden) => return None,
+                    }
+                }
+                let all = u64::MAX
+                    .checked_shr(64 - node.required.len() as u32)
+                    .unwrap_or(0);
+                seen == all
+            }
         };
-        seed.deserialize(&mut reader).is_ok() && reader.end().is_ok()
+        fits.then_some(())
     }
 
     /// The node itself, or where a node that holds nothing but a `$ref` leads.
@@ -476,215 +546,6 @@ fn compile_node(schema: &Value) -> Result<Node, String> {
         }
     }
     Ok(node)
-}
-
-/// A value read from text against one node (see [`Schema::matches_text`]); any
-/// error means "not certainly matching".
-#[derive(Clone, Copy)]
-struct Seed<'s> {
-    schema: &'s Schema,
-    node: &'s Node,
-    depth: usize,
-}
-
-impl Seed<'_> {
-    fn fail<E: serde::de::Error>() -> E {
-        E::custom("does not certainly match")
-    }
-
-    /// Checks the length of a string against the node.
-    fn string<E: serde::de::Error>(self, text: &str) -> Result<(), E> {
-        let node = self.node;
-        if !node.takes(Some(Kind::String), |option| option.as_str() == Some(text)) {
-            return Err(Self::fail());
-        }
-        if node.min_length.is_some() || node.max_length.is_some() {
-            let length = text.chars().count() as u64;
-            if node.min_length.is_some_and(|limit| length < limit)
-                || node.max_length.is_some_and(|limit| length > limit)
-            {
-                return Err(Self::fail());
-            }
-        }
-        Ok(())
-    }
-
-    fn child<'s>(self, node: &'s Node) -> Seed<'s>
-    where
-        Self: 's,
-    {
-        Seed {
-            schema: self.schema,
-            node,
-            depth: self.depth + 1,
-        }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for Seed<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        let node = self.schema.resolve(self.node);
-        let seed = Seed { node, ..self };
-        if seed.depth > MAX_DEPTH {
-            return Err(Self::fail());
-        }
-        if node.needs_whole_value() {
-            let value = Value::deserialize(deserializer)?;
-            return if self.schema.is_valid(node, &value, seed.depth) {
-                Ok(())
-            } else {
-                Err(Self::fail())
-            };
-        }
-        deserializer.deserialize_any(seed)
-    }
-}
-
-impl<'de> Visitor<'de> for Seed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
-        if self.node.takes(None, Value::is_null) {
-            Ok(())
-        } else {
-            Err(Self::fail())
-        }
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<(), E> {
-        if self.node.takes(Some(Kind::Boolean), |option| {
-            option.as_bool() == Some(value)
-        }) {
-            Ok(())
-        } else {
-            Err(Self::fail())
-        }
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
-        self.number()
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
-        self.number()
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
-        self.number()
-    }
-
-    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<(), E> {
-        self.string(text)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<(), A::Error> {
-        if !self.node.takes(Some(Kind::Array), |_| false) {
-            return Err(Self::fail());
-        }
-        let mut count: u64 = 0;
-        loop {
-            let next = match &self.node.items {
-                Some(child) => items.next_element_seed(self.child(child))?,
-                None => items.next_element::<IgnoredAny>()?.map(|_| ()),
-            };
-            if next.is_none() {
-                break;
-            }
-            count += 1;
-        }
-        if self.node.min_items.is_some_and(|limit| count < limit) {
-            return Err(Self::fail());
-        }
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let node = self.node;
-        if !node.takes(Some(Kind::Object), |_| false) {
-            return Err(Self::fail());
-        }
-        // One bit for each required name seen (`needs_whole_value` keeps lists of
-        // more than 64 names out).
-        let mut seen: u64 = 0;
-        while let Some(member) = map.next_key_seed(Member(node))? {
-            seen |= member.required;
-            match member.child {
-                Some(child) => map.next_value_seed(self.child(child))?,
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        let all = u64::MAX
-            .checked_shr(64 - node.required.len() as u32)
-            .unwrap_or(0);
-        if seen == all {
-            Ok(())
-        } else {
-            Err(Self::fail())
-        }
-    }
-}
-
-impl Seed<'_> {
-    /// A number: no node kind fits one, nor (as far as this check knows) an
-    /// option.
-    fn number<E: serde::de::Error>(self) -> Result<(), E> {
-        if self.node.takes(None, |_| false) {
-            Ok(())
-        } else {
-            Err(Self::fail())
-        }
-    }
-}
-
-/// A member's key, looked up in an object node.
-struct Member<'s>(&'s Node);
-
-/// What a member's key found.
-struct Found<'s> {
-    /// The node its value is checked against (`None`: any value).
-    child: Option<&'s Node>,
-    /// Its bit among the node's required names.
-    required: u64,
-}
-
-impl<'de, 's> DeserializeSeed<'de> for Member<'s> {
-    type Value = Found<'s>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Found<'s>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'s> Visitor<'_> for Member<'s> {
-    type Value = Found<'s>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Found<'s>, E> {
-        let node = self.0;
-        let required = node
-            .required
-            .iter()
-            .position(|name| name == key)
-            .map_or(0, |index| 1 << index);
-        let child = match (node.properties.get(key), &node.additional) {
-            (Some(child), _) => Some(child),
-            (None, Additional::Checked(child)) => Some(child.as_ref()),
-            (None, Additional::Allowed) => None,
-            (None, Additional::Forbidden) => return Err(Seed::fail()),
-        };
-        Ok(Found { child, required })
-    }
 }
 
 fn array<'v>(keyword: &str, value: &'v Value) -> Result<&'v Vec<Value>, String> {

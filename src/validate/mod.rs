@@ -25,7 +25,6 @@ pub(crate) use lints::unpinned_images;
 use spool::TextSpool;
 
 use crate::catalog::Catalog;
-use crate::model::property::LoadCheck;
 
 /// opm's verdict on a loaded catalog: its error text, `None` when opm finds it
 /// valid (no finding is kept).
@@ -38,15 +37,13 @@ pub(crate) fn opm_message(catalog: &Catalog) -> Option<String> {
     }
 }
 
-/// The check the loader makes of each property value (see
+/// The check the loader makes of each property value's compact text (see
 /// `model::property::check_at_load`): whether it certainly matches its type's
-/// JSON Schema and decodes into its Go type, on its tree where it was built and
-/// on its compact text where it was read straight from YAML. A value that fails
-/// is decoded again later, and each check reports it as before.
-pub(crate) const LOAD_CHECK: LoadCheck = LoadCheck {
-    value: |kind, value| schemas::matches(kind, value) && properties::fits_value(kind, value),
-    text: |kind, text| schemas::matches_text(kind, text) && properties::fits_text(kind, text),
-};
+/// JSON Schema and decodes into its Go type. A value that fails is decoded later,
+/// and each check reports it as before.
+pub(crate) fn sound_at_load(kind: &str, text: &str) -> bool {
+    schemas::matches_text(kind, text) && properties::fits_text(kind, text)
+}
 
 /// The outcome of validating one catalog.
 #[cfg(test)]

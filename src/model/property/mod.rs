@@ -58,32 +58,29 @@ pub(crate) enum Inspected<'v> {
 
 impl Stored {
     /// A loaded value's compact text: in the spill file when it is large and
-    /// spilling is on, else kept, marked when it `matched` its schema.
-    fn loaded(kind: &str, text: String, matched: bool) -> Stored {
+    /// spilling is on, else kept, marked when it passed the check made at load.
+    fn loaded(kind: &str, text: String) -> Stored {
         match spill::keep(kind, text) {
             Ok(spilled) => Stored::Spilled(spilled),
-            Err(text) if matched => Stored::Matched(text.into()),
+            Err(text) if LOAD_CHECK.get().is_some_and(|check| check(kind, &text)) => {
+                Stored::Matched(text.into())
+            }
             Err(text) => Stored::Loaded(text.into()),
         }
     }
 }
 
-/// Whether a loaded value of the property type named first is sound: validation's
-/// check (the type's JSON Schema and Go type), handed over by the caller, on a
-/// decoded value and on a value's compact text (one-sided: `false` when unsure).
-#[derive(Clone, Copy)]
-pub(crate) struct LoadCheck {
-    pub(crate) value: fn(&str, &Value) -> bool,
-    pub(crate) text: fn(&str, &str) -> bool,
-}
+/// Whether a loaded value (its compact text) of the property type named first is
+/// sound: validation's check (the type's JSON Schema and Go type), handed over by
+/// the caller; one-sided, `false` when unsure.
+pub(crate) type LoadCheck = fn(&str, &str) -> bool;
 
 static LOAD_CHECK: OnceLock<LoadCheck> = OnceLock::new();
 
-/// Checks every property value loaded from now on while its decoded tree is at
-/// hand, so that `fbc validate` never decodes a value's text again only to find it
-/// sound (which was a seventh of its time on a community catalog, and reading
-/// the text again for its Go type another twelfth); a value that fails is decoded
-/// again and reported as before.
+/// Checks every property value loaded from now on, as its compact text is kept,
+/// so that `fbc validate` never decodes a value only to find it sound (which was
+/// a fifth of its time on a community catalog); a value that fails is decoded and
+/// reported as before.
 pub(crate) fn check_at_load(check: LoadCheck) {
     let _ = LOAD_CHECK.set(check);
 }
@@ -95,10 +92,7 @@ impl Property {
         Property {
             stored: value.map_or(Stored::Missing, |value| {
                 let text = String::from(exact_text(|out| write_compact_value(value, out)));
-                let matched = LOAD_CHECK
-                    .get()
-                    .is_some_and(|check| (check.value)(&kind, value));
-                Stored::loaded(&kind, text, matched)
+                Stored::loaded(&kind, text)
             }),
             kind,
         }
@@ -149,11 +143,8 @@ impl Property {
     /// A property whose value came as the compact text [`Property::new`] would
     /// keep.
     fn captured(kind: Text, text: String) -> Property {
-        let matched = LOAD_CHECK
-            .get()
-            .is_some_and(|check| (check.text)(&kind, &text));
         Property {
-            stored: Stored::loaded(&kind, text, matched),
+            stored: Stored::loaded(&kind, text),
             kind,
         }
     }

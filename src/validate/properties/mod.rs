@@ -112,17 +112,12 @@ fn known(kind: &str) -> Option<Known> {
 /// `kind` (`false` for other types, and whenever unsure): the check `parse` makes
 /// first, for values kept out of memory (`model::property::spill`).
 pub(crate) fn fits_known(kind: &str, text: &str) -> bool {
-    known(kind).is_some_and(|known| fits::fits(&known, text))
+    known(kind).is_some() && fits_text(kind, text)
 }
 
-/// Whether the decoded `value` of a property of the type `kind` certainly decodes
-/// into its Go type (`true` for "other" types, which have none).
-pub(crate) fn fits_value(kind: &str, value: &Value) -> bool {
-    known(kind).is_none_or(|known| fits::fits_value(&known, value))
-}
-
-/// [`fits_value`] for a value's compact JSON text, one-sided: `false` also where
-/// unsure.
+/// Whether a value's JSON text certainly decodes into the Go type of the property
+/// type `kind` (`true` for "other" types, which have none; `false` also where
+/// unsure).
 pub(crate) fn fits_text(kind: &str, text: &str) -> bool {
     known(kind).is_none_or(|known| fits::fits(&known, text))
 }
