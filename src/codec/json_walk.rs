@@ -203,6 +203,8 @@ impl<'t> Walk<'t> {
 mod tests {
     use std::fmt::Write as _;
 
+    use serde_json::{Value, json};
+
     use super::{Member, Token, Walk};
 
     /// Every scalar of `text` in order, written back, with `{`, `[`, keys (`k=`)
@@ -253,6 +255,97 @@ mod tests {
             Some("{a=[n:1 n:2 ] }")
         );
         assert_eq!(tokens("\"\"").as_deref(), Some("s:"));
+    }
+
+    /// The value the walk sees, built again.
+    fn rebuild(walk: &mut Walk<'_>) -> Option<Value> {
+        Some(match walk.value()? {
+            Token::Object => {
+                let mut map = serde_json::Map::new();
+                while let Member::Key(key) = walk.key()? {
+                    let key = key.text()?.into_owned();
+                    map.insert(key, rebuild(walk)?);
+                }
+                Value::Object(map)
+            }
+            Token::Array => {
+                let mut items = Vec::new();
+                while walk.more()? {
+                    items.push(rebuild(walk)?);
+                }
+                Value::Array(items)
+            }
+            Token::Str(text) => Value::String(text.text()?.into_owned()),
+            Token::Number(number) => serde_json::from_str(number).ok()?,
+            Token::Bool(flag) => Value::Bool(flag),
+            Token::Null => Value::Null,
+        })
+    }
+
+    /// A value of up to six levels, its choices made by `next`.
+    fn generate(next: &mut dyn FnMut(usize) -> usize, pieces: &[&str], depth: usize) -> Value {
+        let string = |next: &mut dyn FnMut(usize) -> usize| -> String {
+            (0..next(6)).map(|_| pieces[next(pieces.len())]).collect()
+        };
+        match if depth > 4 { next(4) } else { next(6) } {
+            0 => Value::String(string(next)),
+            1 => json!(f64::from(u32::try_from(next(100_000)).expect("small")) / 8.0 - 5000.0),
+            2 => [json!(true), json!(false), Value::Null][next(3)].clone(),
+            3 => json!(next(1 << 30)),
+            4 => Value::Array(
+                (0..next(4))
+                    .map(|_| generate(next, pieces, depth + 1))
+                    .collect(),
+            ),
+            _ => Value::Object(
+                (0..next(4))
+                    .map(|_| (string(next), generate(next, pieces, depth + 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Generated values (escapes of every kind, runs of backslashes before
+    /// quotes, nesting, numbers), compact and pretty: the walk sees what
+    /// `serde_json` reads.
+    #[test]
+    fn generated_values_are_walked_as_serde_json_reads_them() {
+        let pieces = [
+            "a",
+            "\\",
+            "\"",
+            "\n",
+            "é",
+            "\u{1F600}",
+            "/",
+            " ",
+            "\t",
+            "\u{7}",
+            "}",
+            "]",
+            ":",
+            ",",
+        ];
+        let mut state: u64 = 7;
+        let mut next = |bound: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            usize::try_from(state >> 33).expect("31 bits") % bound
+        };
+        for _ in 0..2000 {
+            let value = generate(&mut next, &pieces, 0);
+            for text in [
+                value.to_string(),
+                serde_json::to_string_pretty(&value).unwrap(),
+            ] {
+                let mut walk = Walk::new(&text);
+                assert_eq!(rebuild(&mut walk).as_ref(), Some(&value), "{text}");
+                assert!(walk.end());
+                let mut walk = Walk::new(&text);
+                assert_eq!(walk.take(), Some(text.trim_end()), "{text}");
+            }
+        }
     }
 
     #[test]
