@@ -16,7 +16,7 @@ import sys
 # before it, or from floors below. Utilities, then the codec, the typed model, the
 # loader, the writers and sources, the features, and the command line on top.
 FLOORS = [
-    ["text", "process", "digest"],
+    ["text", "process", "digest", "testing"],
     ["go", "files", "drawing"],
     ["codec"],
     ["model"],

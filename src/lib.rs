@@ -29,6 +29,8 @@ mod resolve;
 mod serve;
 mod source;
 mod template;
+#[cfg(test)]
+mod testing;
 mod text;
 mod validate;
 

@@ -677,5 +677,23 @@ pub(crate) fn is_bundle_directory(reference: &Path) -> bool {
     })
 }
 
+/// Every catalog of the shared corpus, loaded; `None` (with a note) when the
+/// corpus is missing outside CI, which needs it.
+#[cfg(test)]
+pub(crate) fn corpus_catalogs() -> Option<Vec<Catalog>> {
+    let root = crate::testing::corpus("catalogs")?;
+    let mut entries: Vec<_> = std::fs::read_dir(&root)
+        .expect("the corpus's catalogs")
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    entries.sort();
+    Some(
+        entries
+            .iter()
+            .map(|path| load_directory(path).expect("a corpus catalog loads"))
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests;

@@ -293,13 +293,9 @@ mod tests {
     /// where reading its file again finds it.
     #[test]
     fn images_found_at_load_are_where_the_files_have_them() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/corpus/catalogs/community-v4.18");
-        if !root.is_dir() {
-            assert!(std::env::var_os("CI").is_none(), "corpus not found");
-            eprintln!("SKIPPED: corpus not found at {}", root.display());
+        let Some(root) = crate::testing::corpus("catalogs/community-v4.18") else {
             return;
-        }
+        };
         crate::catalog::locate_at_load(unpinned_images);
         let catalog = crate::catalog::load_directory(&root).expect("loads");
         let mut sources = Sources::default();

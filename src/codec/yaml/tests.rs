@@ -413,17 +413,7 @@ fn convert_corpus(folder: &str) {
 /// The YAML files of a folder of the shared corpus; `None` (with a note) when the
 /// corpus is missing outside CI, which needs it.
 pub(super) fn corpus_yaml_files(folder: &str) -> Option<Vec<std::path::PathBuf>> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    if !root.is_dir() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "corpus not found at {}",
-            root.display()
-        );
-        eprintln!("SKIPPED: corpus not found at {}", root.display());
-        return None;
-    }
-    Some(crate::bench::yaml_files(&root.join(folder)))
+    Some(crate::bench::yaml_files(&crate::testing::corpus(folder)?))
 }
 
 /// yaml.v2 skips tabs after a key's `:` as white space; saphyr refuses them before
