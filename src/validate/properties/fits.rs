@@ -48,19 +48,19 @@ impl Shape {
         )
     }
 
-    /// The shape of a struct field named `key` (Go's matching), `None` for a key
-    /// no field takes; `Err` when this shape is no struct.
-    fn field(self, key: &str) -> Result<Option<Shape>, ()> {
+    /// The shape of the field of a struct shape that a key named `key` decodes
+    /// into (Go's matching), `None` for a key no field takes.
+    fn field(self, key: &str) -> Option<Shape> {
         match self {
             Shape::Small(go_struct) => {
-                Ok(match_field_by(key, go_struct.fields, |(name, _)| name)
-                    .map(|_| Shape::SmallField))
+                match_field_by(key, go_struct.fields, |(name, _)| name).map(|_| Shape::SmallField)
             }
             Shape::Csv(Kind::Struct(schema)) => {
-                Ok(match_field_by(key, schema.fields, |field| field.name)
-                    .map(|field| Shape::Csv(field.kind)))
+                match_field_by(key, schema.fields, |field| field.name)
+                    .map(|field| Shape::Csv(field.kind))
             }
-            _ => Err(()),
+            Shape::Csv(Kind::StringMap) => Some(Shape::Csv(Kind::Str)),
+            _ => None,
         }
     }
 
@@ -99,13 +99,14 @@ impl Shape {
                 true
             }
             Token::Object => {
+                if !matches!(
+                    self,
+                    Shape::Small(_) | Shape::Csv(Kind::Struct(_) | Kind::StringMap)
+                ) {
+                    return None;
+                }
                 while let Member::Key(key) = walk.key()? {
-                    let field = if let Shape::Csv(Kind::StringMap) = self {
-                        Some(Shape::Csv(Kind::Str))
-                    } else {
-                        self.field(&key.text()?).ok()?
-                    };
-                    match field {
+                    match self.field(&key.text()?) {
                         Some(shape) => shape.fits(walk, depth + 1)?,
                         None => walk.skip()?,
                     }
@@ -183,6 +184,11 @@ mod tests {
             ("olm.csv.metadata", json!("x")),
             ("olm.bundle.object", json!({"DATA": 1})),
             ("olm.gvk", json!("x")),
+            ("olm.gvk", json!({"group": {}})),
+            ("olm.csv.metadata", json!({"displayName": {}})),
+            ("olm.csv.metadata", json!({"keywords": {}})),
+            ("olm.csv.metadata", json!({"labels": []})),
+            ("olm.csv.metadata", json!({"installModes": {}})),
             ("olm.channel", json!({"channelName": []})),
         ];
         for (kind, value) in cases {
