@@ -46,7 +46,7 @@ enum Stored {
     /// A loaded value that passed the caller's check as it was loaded (see
     /// [`check_at_load`]). Only commands that install the check before loading
     /// anything make these, so a `Loaded` value never meets its equal here.
-    Matched(Text),
+    Sound(Text),
 }
 
 /// An `olm.bundle.object` value as the loader hands it to an inspector: decoded
@@ -63,7 +63,7 @@ impl Stored {
         match spill::keep(kind, text) {
             Ok(spilled) => Stored::Spilled(spilled),
             Err(text) if LOAD_CHECK.get().is_some_and(|check| check(kind, &text)) => {
-                Stored::Matched(text.into())
+                Stored::Sound(text.into())
             }
             Err(text) => Stored::Loaded(text.into()),
         }
@@ -118,7 +118,7 @@ impl Property {
     /// Whether the value passed the check made at load ([`check_at_load`];
     /// `false` when it was not checked then).
     pub(crate) fn passed_load_check(&self) -> bool {
-        matches!(self.stored, Stored::Matched(_))
+        matches!(self.stored, Stored::Sound(_))
     }
 
     /// Whether the blob had a `value` key.
@@ -131,9 +131,7 @@ impl Property {
     pub(crate) fn value(&self) -> Option<Value> {
         match &self.stored {
             Stored::Missing => None,
-            Stored::Loaded(text) | Stored::Matched(text) => {
-                crate::codec::json_read::parse_json(text)
-            }
+            Stored::Loaded(text) | Stored::Sound(text) => crate::codec::json_read::parse_json(text),
             Stored::Spilled(spilled) => crate::codec::json_read::parse_json(&spilled.read()?),
             Stored::Raw(text) => serde_json::from_str(text).ok(),
             Stored::Ordered(node) => serde_json::from_str(&compact_text(node)).ok(),
@@ -248,7 +246,7 @@ impl Property {
     fn value_node(&self) -> Node<'_> {
         match &self.stored {
             Stored::Missing => Node::Null,
-            Stored::Loaded(text) | Stored::Matched(text) | Stored::Raw(text) => {
+            Stored::Loaded(text) | Stored::Sound(text) | Stored::Raw(text) => {
                 Node::Raw(text.as_ref().into())
             }
             // A value that cannot be read back is reported by `spill::failure`.
@@ -274,7 +272,7 @@ impl Property {
     pub(crate) fn value_len(&self) -> usize {
         match &self.stored {
             Stored::Missing => 0,
-            Stored::Loaded(text) | Stored::Matched(text) | Stored::Raw(text) => text.len(),
+            Stored::Loaded(text) | Stored::Sound(text) | Stored::Raw(text) => text.len(),
             Stored::Spilled(spilled) => spilled.len(),
             Stored::Ordered(node) => compact_text(node).len(),
         }
@@ -285,7 +283,7 @@ impl Property {
     /// before it was spilled. `false` for a value not kept as text.
     pub(crate) fn fits(&self, check: impl FnOnce(&str) -> bool) -> bool {
         match &self.stored {
-            Stored::Loaded(text) | Stored::Matched(text) | Stored::Raw(text) => check(text),
+            Stored::Loaded(text) | Stored::Sound(text) | Stored::Raw(text) => check(text),
             Stored::Spilled(spilled) => spilled.fits(),
             Stored::Missing | Stored::Ordered(_) => false,
         }
@@ -295,7 +293,7 @@ impl Property {
     /// spilled value that cannot be read back).
     pub(crate) fn stored_text(&self) -> Option<Cow<'_, str>> {
         match &self.stored {
-            Stored::Loaded(text) | Stored::Matched(text) | Stored::Raw(text) => {
+            Stored::Loaded(text) | Stored::Sound(text) | Stored::Raw(text) => {
                 Some(Cow::Borrowed(text))
             }
             Stored::Spilled(spilled) => spilled.read().map(Cow::Owned),
