@@ -17,3 +17,15 @@ pub(crate) fn corpus(folder: &str) -> Option<PathBuf> {
     }
     Some(root.join(folder))
 }
+
+/// A deterministic source of choices for generated test cases: each call gives a
+/// number below its bound (a linear congruential generator; one seed, one run).
+pub(crate) fn choices(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |bound| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(state >> 33).expect("31 bits") % bound
+    }
+}

@@ -117,6 +117,7 @@ pub(crate) fn locate_at_load(wanted: Wanted) {
 /// Where `value` is first written as a whole (`a/op:v1` is not found inside
 /// `a/op:v10`) at or after `from` in `text`, where a blob starts at `blob`.
 pub(crate) fn locate(text: &[u8], from: usize, blob: &Location, value: &str) -> Option<Location> {
+    use crate::text::bytes::characters;
     let part_of_name = |byte: Option<&u8>| {
         byte.is_some_and(|byte| byte.is_ascii_alphanumeric() || b"-._:/@".contains(byte))
     };
@@ -128,18 +129,13 @@ pub(crate) fn locate(text: &[u8], from: usize, blob: &Location, value: &str) -> 
     let before = &text[from..from + found];
     let (line, column) = (blob.line as usize, blob.column as usize);
     Some(match memchr::memrchr(b'\n', before) {
-        None => Location::new(&blob.file, line, column + chars(before)),
+        None => Location::new(&blob.file, line, column + characters(before)),
         Some(last) => Location::new(
             &blob.file,
             line + memchr::memchr_iter(b'\n', before).count(),
-            1 + chars(&before[last + 1..]),
+            1 + characters(&before[last + 1..]),
         ),
     })
-}
-
-/// The characters in `bytes`.
-fn chars(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|byte| (**byte & 0xC0) != 0x80).count()
 }
 
 impl Catalog {

@@ -326,13 +326,7 @@ mod tests {
             ":",
             ",",
         ];
-        let mut state: u64 = 7;
-        let mut next = |bound: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            usize::try_from(state >> 33).expect("31 bits") % bound
-        };
+        let mut next = crate::testing::choices(7);
         for _ in 0..2000 {
             let value = generate(&mut next, &pieces, 0);
             for text in [

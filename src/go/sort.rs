@@ -305,16 +305,9 @@ mod tests {
 
     #[test]
     fn sorts_like_any_sort() {
-        let mut state = 7_u64;
+        let mut next = crate::testing::choices(7);
         for length in [0, 1, 2, 11, 12, 13, 49, 50, 51, 200, 1000] {
-            let mut values: Vec<u64> = (0..length)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1);
-                    (state >> 33) % 17
-                })
-                .collect();
+            let mut values: Vec<usize> = (0..length).map(|_| next(17)).collect();
             let mut expected = values.clone();
             expected.sort_unstable();
             slice_by(&mut values, |a, b| a < b);

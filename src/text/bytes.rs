@@ -78,6 +78,11 @@ macro_rules! byte_table {
 }
 pub(crate) use byte_table;
 
+/// The characters of UTF-8 `bytes` (the bytes that do not continue a character).
+pub(crate) fn characters(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|byte| (**byte & 0xC0) != 0x80).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

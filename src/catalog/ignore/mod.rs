@@ -117,13 +117,7 @@ mod tests {
         let names = [
             "a", "b", "foo", "x.yaml", "*.yaml", "f?o", "[ab]", "**", "c\\*",
         ];
-        let mut seed: u64 = 7;
-        let mut next = |bound: usize| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            usize::try_from(seed >> 33).expect("fits") % bound
-        };
+        let mut next = crate::testing::choices(7);
         for _ in 0..200 {
             let mut ignore = IndexIgnore::new();
             for dir in ["", "a", "a/b"] {

@@ -251,7 +251,7 @@ impl<S: Sink> Emitter<'_, S> {
     /// Copies a run of text; the column counts characters, not bytes.
     fn write_run(&mut self, text: &str) {
         self.out.extend_from_slice(text.as_bytes());
-        self.column += char_count(text);
+        self.column += crate::text::bytes::characters(text.as_bytes());
     }
 
     fn write_char(&mut self, character: char) {
@@ -260,11 +260,6 @@ impl<S: Sink> Emitter<'_, S> {
             .extend_from_slice(character.encode_utf8(&mut buffer).as_bytes());
         self.column += 1;
     }
-}
-
-/// The number of characters in `text` (bytes that do not continue a character).
-fn char_count(text: &str) -> usize {
-    text.bytes().filter(|byte| byte & 0xC0 != 0x80).count()
 }
 
 #[cfg(test)]
